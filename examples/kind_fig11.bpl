@@ -10,10 +10,14 @@
 // through x. `error` is unreachable: main2 sets y to F before calling thread2 and no
 // statement ever sets y to T, so the test `y = T` at line [18] always fails, under
 // every schedule and at every stack depth (the --depth bound only keeps the
-// recursion finite). x and y are uninitialised as in the figure: arbitrary values.
+// recursion finite). x and y are uninitialised as in the figure; in our semantics
+// they start arbitrary (C would start them false), which only adds behaviours.
 //
 // thread1 is both the thread entry function and the recursive function, exactly as
 // in the figure (a thread entry function may be called like any other function).
+// thread2 is an ordinary function despite its name: as soon as some function carries
+// the `thread` keyword, only those functions are threads (LANGUAGE.md), so the
+// threads are thread1 and main2, in that order.
 // The figure's global `error: goto error;` (line [3]) is placed in main2, after its
 // return, reachable only through the `goto error` of line [18].
 

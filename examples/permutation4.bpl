@@ -18,10 +18,12 @@
 // (thread2 passes assume(test) only after thread1 has cleared every bit, and nobody
 // sets a bit to T afterwards). It holds at every bound, hence `safe`.
 //
-// The figure prints the swap branch as `x_1, x_2, x_3, x_4 := x_2, x_1, x_4, x_3`;
-// the text says "swap x_1 and x_2" and "all the permutations", which a double swap
-// plus a rotation would not give (they generate only 8 of the 24), so we follow the
-// text. With all bits F the choice does not change any verdict.
+// The extracted figure shows the two assignments one after the other in the then
+// branch, with no `else`, and the swap as `x_1, x_2, x_3, x_4 := x_2, x_1, x_4, x_3`;
+// the text says thread2 chooses "either to swap x_1 and x_2, or to shift the bits
+// x_1, ..., x_4 circularly" and computes "all the permutations", which a double swap
+// plus a rotation would not give (they generate only 8 of the 24). We follow the
+// text. With all bits F the choice changes no verdict.
 
 decl test, x_1, x_2, x_3, x_4;
 

@@ -1,0 +1,87 @@
+package explicit
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText prints the result for a person: the verdict with its bounds,
+// and for a violation the interleaved trace.
+func (r *Result) WriteText(w io.Writer, file string) {
+	stats := fmt.Sprintf("%d states, %.2fs", r.States, r.Elapsed.Seconds())
+	switch r.Verdict {
+	case Safe:
+		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)
+	case Unknown:
+		fmt.Fprintf(w, "%s: unknown: no violation found within %s, but the search was incomplete: %s (%s)\n",
+			file, r.Bounds, strings.Join(r.Limits, "; "), stats)
+	case Unsafe:
+		t := r.Trace
+		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
+		fmt.Fprintf(w, "trace (%d steps, %s):\n", countSteps(t), plural(t.Switches, "context switch"))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, s := range t.Steps {
+			if s.Event != "" {
+				fmt.Fprintf(tw, "  ---- %s\n", s.Event)
+				continue
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Thread, s.Pos, s.Stmt, strings.Join(s.Changes, " "))
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "%s: unsafe: violation found within %s (%s)\n", file, r.Bounds, stats)
+	}
+}
+
+func countSteps(t *Trace) int {
+	n := 0
+	for _, s := range t.Steps {
+		if s.Event == "" {
+			n++
+		}
+	}
+	return n
+}
+
+type jsonStep struct {
+	Step
+	Line int `json:"line,omitempty"`
+	Col  int `json:"col,omitempty"`
+}
+
+type jsonResult struct {
+	File      string     `json:"file"`
+	Engine    string     `json:"engine"`
+	Verdict   string     `json:"verdict"`
+	Bounds    string     `json:"bounds"`
+	Limits    []string   `json:"limits,omitempty"`
+	States    int        `json:"states"`
+	Seconds   float64    `json:"seconds"`
+	Violation *jsonViol  `json:"violation,omitempty"`
+	Trace     []jsonStep `json:"trace,omitempty"`
+}
+
+type jsonViol struct {
+	Message  string `json:"message"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Switches int    `json:"context_switches"`
+}
+
+// WriteJSON prints the result as one JSON object.
+func (r *Result) WriteJSON(w io.Writer, file string) error {
+	out := jsonResult{File: file, Engine: "explicit", Verdict: r.Verdict.String(), Bounds: r.Bounds,
+		Limits: r.Limits, States: r.States, Seconds: r.Elapsed.Seconds()}
+	if t := r.Trace; t != nil {
+		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
+		for _, s := range t.Steps {
+			out.Trace = append(out.Trace, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
