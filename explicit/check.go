@@ -24,6 +24,10 @@ type Options struct {
 	MaxThreads int // threads in existence at once, counting terminated ones
 	MaxStates  int // stop with Unknown after this many distinct states
 	Timeout    time.Duration
+	// NoReduction explores a context switch before every step instead of
+	// only before steps that touch shared state (see reduce.go); for
+	// cross-checking the reduction.
+	NoReduction bool
 }
 
 // DefaultOptions are the bounds used when the user gives none.
@@ -58,6 +62,7 @@ type Checker struct {
 	opts Options
 
 	readCache map[*ir.Edge]*reads
+	visible   [][]bool // per procedure and node; nil without reduction
 	index     map[string]int32
 	keys      []string
 	parents   []int32
@@ -95,7 +100,11 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	if opts.MaxThreads < 1 {
 		return nil, fmt.Errorf("--max-threads must be at least 1")
 	}
-	return &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{}}, nil
+	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{}}
+	if !opts.NoReduction {
+		c.visible = visibleNodes(p)
+	}
+	return c, nil
 }
 
 // Bounds describes the bounds a verdict holds under.
@@ -322,7 +331,7 @@ func (c *Checker) expand(s *state) {
 	switch {
 	case c.opts.Rounds > 0:
 		c.runThread(s, s.cur)
-		if c.found || c.atomicHold(s, s.cur) {
+		if c.found || !c.canSwitch(s, s.cur) {
 			return
 		}
 		next, round := s.cur+1, s.used
@@ -337,7 +346,7 @@ func (c *Checker) expand(s *state) {
 	case c.opts.Switches >= 0:
 		if s.cur >= 0 {
 			c.runThread(s, s.cur)
-			if c.found || c.atomicHold(s, s.cur) {
+			if c.found || !c.canSwitch(s, s.cur) {
 				return
 			}
 		}
@@ -356,10 +365,17 @@ func (c *Checker) expand(s *state) {
 			}
 		}
 	default:
+		if a := c.atomicOwner(s); a >= 0 {
+			c.runThread(s, a)
+			return
+		}
 		for t := range s.threads {
-			if a := c.atomicOwner(s); a >= 0 && a != t {
-				continue
+			if s.threads[t].alive() && !c.canSwitch(s, t) {
+				c.runThread(s, t) // an invisible step: no need to interleave it
+				return
 			}
+		}
+		for t := range s.threads {
 			c.runThread(s, t)
 			if c.found {
 				return
@@ -368,15 +384,24 @@ func (c *Checker) expand(s *state) {
 	}
 }
 
-// atomicHold reports whether thread t is in an atomic section, so that no
-// context switch may happen.
-func (c *Checker) atomicHold(s *state, t int) bool {
-	return s.threads[t].alive() && s.threads[t].atomic
+// canSwitch reports whether the scheduler may leave thread t now: not
+// inside an atomic section, and (with reduction) t has terminated or
+// stands before a visible step.
+func (c *Checker) canSwitch(s *state, t int) bool {
+	th := &s.threads[t]
+	if !th.alive() {
+		return true
+	}
+	if th.atomic {
+		return false
+	}
+	return c.visible == nil || c.visible[th.top().proc.Index][th.top().pc]
 }
 
+// atomicOwner is the thread inside an atomic section, or -1.
 func (c *Checker) atomicOwner(s *state) int {
 	for t := range s.threads {
-		if c.atomicHold(s, t) {
+		if s.threads[t].alive() && s.threads[t].atomic {
 			return t
 		}
 	}

@@ -142,16 +142,17 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 }
 
 type checkFlags struct {
-	engine     string
-	target     string
-	threads    string
-	rounds     int
-	switches   int
-	depth      int
-	maxThreads int
-	maxStates  int
-	json       bool
-	timeout    time.Duration
+	engine      string
+	target      string
+	threads     string
+	rounds      int
+	switches    int
+	depth       int
+	maxThreads  int
+	maxStates   int
+	json        bool
+	timeout     time.Duration
+	noReduction bool
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -175,11 +176,13 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
+	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
 	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up (exit 3) after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fl.DurationVar(&f.timeout, "timeout", 0, "give up (exit 3) after this long, e.g. 30s; 0 means no limit")
+	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
 	return cmd
 }
 
@@ -222,7 +225,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		return err
 	}
 	eo := explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
-		MaxThreads: f.maxThreads, MaxStates: f.maxStates, Timeout: f.timeout}
+		MaxThreads: f.maxThreads, MaxStates: f.maxStates, Timeout: f.timeout, NoReduction: f.noReduction}
 	c, err := explicit.New(p, eo)
 	if err != nil {
 		return usageErr("bmc check: %v", err)

@@ -1,0 +1,150 @@
+package explicit
+
+import "bmc/ir"
+
+// Partial-order reduction. A node is *invisible* when the step that starts
+// there touches only the thread's own unexposed locals and some edge is
+// always enabled. Such a step commutes with every step of every other
+// thread, so a context switch before it can be moved after it without
+// changing what the other threads see or how many switches are used, and
+// the invisible steps a descheduled thread would take can be taken
+// before the switch. Hence context switches are explored only before
+// visible nodes (and after termination), and in the unbounded mode a
+// thread at an invisible node runs alone. Every cycle of a procedure's
+// graph contains a visible node (the target of a DFS back edge), so no
+// thread can postpone switching forever.
+//
+// Visible are nodes whose steps read or write globals or locals exposed
+// to other threads by broadcasts (x$), take locks, call, return, spawn,
+// fork, end a thread, change atomic mode or may be disabled (assume,
+// constrain), nodes of procedures with an enforce clause, and loop heads.
+func visibleNodes(p *ir.Program) [][]bool {
+	exposed := map[*ir.Var]bool{}
+	for _, e := range p.Edges {
+		for _, v := range e.PassiveTargets {
+			exposed[v] = true
+		}
+		for _, x := range exprsOf(e) {
+			x.Walk(func(x *ir.Expr) {
+				if x.Op == ir.OpPassive {
+					exposed[x.Var] = true
+				}
+			})
+		}
+	}
+	shared := func(v *ir.Var) bool { return v != nil && (v.Global || exposed[v]) }
+	vis := make([][]bool, len(p.Procs))
+	for _, pr := range p.Procs {
+		v := make([]bool, len(pr.Nodes))
+		for _, n := range loopHeads(pr) {
+			v[n] = true
+		}
+		for _, n := range pr.Nodes {
+			if pr.Enforce != nil || !alwaysEnabled(n) {
+				v[n.ID] = true
+				continue
+			}
+			for _, e := range n.Out {
+				if edgeVisible(e, shared) {
+					v[n.ID] = true
+				}
+			}
+		}
+		vis[pr.Index] = v
+	}
+	return vis
+}
+
+func exprsOf(e *ir.Edge) []*ir.Expr {
+	out := []*ir.Expr{e.Guard, e.Constrain, e.Cond}
+	out = append(out, e.Values...)
+	out = append(out, e.PassiveValues...)
+	return append(out, e.Args...)
+}
+
+func edgeVisible(e *ir.Edge, shared func(*ir.Var) bool) bool {
+	switch e.Kind {
+	case ir.Skip, ir.Assign, ir.Assert, ir.Havoc:
+	default:
+		return true
+	}
+	if e.Atomic != ir.NoMark || e.Constrain != nil || len(e.PassiveTargets) > 0 {
+		return true
+	}
+	for _, v := range e.Targets {
+		if shared(v) {
+			return true
+		}
+	}
+	visible := false
+	for _, x := range exprsOf(e) {
+		x.Walk(func(x *ir.Expr) {
+			if x.Var != nil && shared(x.Var) {
+				visible = true
+			}
+		})
+	}
+	return visible
+}
+
+// alwaysEnabled reports whether some edge of n can be taken in every
+// state: an unguarded edge, or the two complementary tests of a branch.
+func alwaysEnabled(n *ir.Node) bool {
+	trivial := func(g *ir.Expr) bool { return g == nil || g.Op == ir.OpConst && g.Val }
+	for _, e := range n.Out {
+		if trivial(e.Guard) && e.Constrain == nil {
+			return true
+		}
+	}
+	if len(n.Out) == 2 {
+		a, b := n.Out[0].Guard, n.Out[1].Guard
+		if a != nil && b != nil && b.Op == ir.OpNot && b.X == a {
+			return true
+		}
+	}
+	return false
+}
+
+// loopHeads returns the targets of back edges of a depth-first search;
+// every cycle of the graph contains one.
+func loopHeads(pr *ir.Proc) []int {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]int, len(pr.Nodes))
+	var heads []int
+	var visit func(n int)
+	visit = func(n int) {
+		color[n] = grey
+		for _, e := range pr.Nodes[n].Out {
+			for _, to := range []int{e.To, forkTarget(e)} {
+				if to < 0 {
+					continue
+				}
+				switch color[to] {
+				case white:
+					visit(to)
+				case grey:
+					heads = append(heads, to)
+				}
+			}
+		}
+		color[n] = black
+	}
+	visit(pr.Entry)
+	for n := range pr.Nodes {
+		if color[n] == white {
+			visit(n)
+		}
+	}
+	return heads
+}
+
+func forkTarget(e *ir.Edge) int {
+	if e.Kind == ir.Fork {
+		return e.ForkTo
+	}
+	return -1
+}

@@ -1,0 +1,88 @@
+package explicit
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"bmc/internal/progen"
+	"bmc/ir"
+)
+
+// schedules are the scheduling modes every differential test covers.
+var schedules = []struct {
+	name             string
+	switches, rounds int
+}{
+	{"interleavings", -1, 0},
+	{"switches=0", 0, 0}, {"switches=1", 1, 0}, {"switches=2", 2, 0}, {"switches=3", 3, 0},
+	{"rounds=1", -1, 1}, {"rounds=2", -1, 2}, {"rounds=3", -1, 3},
+}
+
+func loadText(t *testing.T, name, src string, opts ir.Options) *ir.Program {
+	t.Helper()
+	p, _, err := ir.Load(name, []byte(src), opts)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, src)
+	}
+	return p
+}
+
+func runExplicit(t *testing.T, p *ir.Program, opts Options) *Result {
+	t.Helper()
+	c, err := New(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Run(context.Background())
+}
+
+// TestReductionAgreesOnRandomPrograms compares the reduced search with the
+// plain one on random programs in every scheduling mode: a violation must
+// be found by both or by neither.
+func TestReductionAgreesOnRandomPrograms(t *testing.T) {
+	seeds := 80
+	if testing.Short() {
+		seeds = 20
+	}
+	unsafe, total := 0, 0
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Stmts = 4
+		cfg.Threads = 2 + int(seed%4/3) // every fourth program has three threads
+		src := progen.Generate(seed, cfg)
+		p := loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{})
+		for _, sc := range schedules {
+			opts := DefaultOptions()
+			opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 10_000
+			full := opts
+			full.NoReduction = true
+			a, b := runExplicit(t, p, opts), runExplicit(t, p, full)
+			if incomplete(a) || incomplete(b) {
+				continue
+			}
+			if (a.Verdict == Unsafe) != (b.Verdict == Unsafe) {
+				t.Fatalf("seed %d, %s: reduced search says %s, full search says %s\n%s", seed, sc.name, a.Verdict, b.Verdict, src)
+			}
+			total++
+			if a.Verdict == Unsafe {
+				unsafe++
+			}
+		}
+	}
+	// The generator must produce both outcomes, or the test proves little.
+	if unsafe == 0 || unsafe == total {
+		t.Fatalf("%d of %d (program, schedule) pairs unsafe: want both outcomes", unsafe, total)
+	}
+	t.Logf("%d of %d (program, schedule) pairs unsafe", unsafe, total)
+}
+
+func incomplete(r *Result) bool {
+	for _, l := range r.Limits {
+		if strings.HasPrefix(l, "state limit") || strings.HasPrefix(l, "timeout") {
+			return true
+		}
+	}
+	return false
+}
