@@ -150,7 +150,7 @@ func (b *builder) markTargets(target string) error {
 		}
 	}
 	if target != "" && !found {
-		return fmt.Errorf("--target %s: no label %s in %s", target, target, b.prog.File)
+		return fmt.Errorf("--target %s: the program has no label %s", target, target)
 	}
 	return nil
 }
@@ -165,7 +165,7 @@ func (b *builder) threads(counts []ThreadCount) error {
 	for _, tc := range counts {
 		p := b.prog.ProcByName(tc.Name)
 		if p == nil {
-			return fmt.Errorf("--threads: no function named %s in %s", tc.Name, b.prog.File)
+			return fmt.Errorf("--threads: no function named %s", tc.Name)
 		}
 		if p == b.prog.Init {
 			return fmt.Errorf("--threads: init runs before the threads and cannot be a thread")

@@ -210,7 +210,7 @@ type Unary struct {
 	X   Expr
 }
 
-// Binary is x op y for & | ^ = != =>.
+// Binary is x op y for & | ^ = != =>; Pos is the operator's position.
 type Binary struct {
 	Pos  Pos
 	Op   Token
@@ -229,7 +229,7 @@ func (e *Primed) Position() Pos { return e.Pos }
 func (e *Const) Position() Pos  { return e.Pos }
 func (e *Nondet) Position() Pos { return e.Pos }
 func (e *Unary) Position() Pos  { return e.Pos }
-func (e *Binary) Position() Pos { return e.Pos }
+func (e *Binary) Position() Pos { return e.X.Position() } // where the expression starts
 func (e *Choose) Position() Pos { return e.Pos }
 func (*Ident) exprNode()        {}
 func (*Primed) exprNode()       {}

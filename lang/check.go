@@ -472,6 +472,10 @@ func (c *checker) expr(e Expr, ctx exprCtx) {
 			c.error(e.Pos, "'%s is only allowed inside constrain", e.X.Name)
 			return
 		}
+		if c.passiveLocal(e.X.Name) != nil {
+			c.error(e.Pos, "'%s: the new value of another thread's copy is not supported", e.X.Name)
+			return
+		}
 		c.valueRef(e.X, ctx)
 	case *Nondet:
 		if !ctx.nondet {

@@ -19,7 +19,6 @@ type parser struct {
 	cur     token
 	ahead   []token // tokens already scanned past cur
 	nesting int
-	lastEnd Pos // end position of the previous token, for "missing ;" reports
 }
 
 // ParseFile parses src. It always returns a File (possibly partial); the
@@ -47,7 +46,6 @@ func ParseExpr(src string) (Expr, error) {
 }
 
 func (p *parser) next() {
-	p.lastEnd = p.cur.pos
 	if len(p.ahead) > 0 {
 		p.cur = p.ahead[0]
 		p.ahead = p.ahead[1:]
@@ -353,8 +351,10 @@ func (p *parser) parseStmt() Stmt {
 		p.next()
 		p.next()
 	}
-	if len(labels) > 0 && (isBlockEnd(p.cur.tok) || p.cur.tok == DECL) {
-		// A label right before `end`/`fi`/`od` labels an empty statement.
+	if len(labels) > 0 && (isBlockEnd(p.cur.tok) || p.cur.tok == DECL || p.cur.tok == SEMI) {
+		// A label on an empty statement (`L: ;`, or right before
+		// `end`/`fi`/`od`) labels a skip.
+		p.got(SEMI)
 		s := &SkipStmt{StmtBase{Pos: labels[0].Pos}}
 		s.setLabels(labels)
 		return s
@@ -493,6 +493,11 @@ func (p *parser) parseLabelList() []*Ident {
 // parseSimple parses statements that start with an identifier: calls and
 // assignments (including calls with result targets).
 func (p *parser) parseSimple(base StmtBase) Stmt {
+	if p.cur.lit == "lock" && p.peek(1).tok == IDENT {
+		p.error(p.cur.pos, "locks must be declared at top level, outside functions")
+		p.syncStmt()
+		return nil
+	}
 	if p.peek(1).tok == LPAREN {
 		s := p.parseCall(base, nil)
 		p.expectSemi()

@@ -82,6 +82,9 @@ type Scanner struct {
 // Init prepares s to scan src; errors are appended to errs.
 func (s *Scanner) Init(file string, src []byte, errs *ErrorList) {
 	*s = Scanner{file: file, src: src, line: 1, col: 1, errors: errs}
+	if len(src) >= 3 && src[0] == 0xef && src[1] == 0xbb && src[2] == 0xbf {
+		s.off = 3 // UTF-8 byte order mark
+	}
 }
 
 func (s *Scanner) error(pos Pos, format string, args ...any) {

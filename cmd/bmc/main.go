@@ -91,7 +91,7 @@ func load(path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
 	case errors.As(err, &se):
 		return nil, sourceErr(se.List)
 	case err != nil:
-		return nil, usageErr("bmc: %v", err)
+		return nil, usageErr("%s: %v", path, err) // an option that does not fit the program
 	}
 	return p, nil
 }

@@ -1,0 +1,533 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// threadProg is a valid program for the usage-error cases: one thread
+// function adder with a label L.
+const threadProg = `decl g;
+thread void adder()
+begin
+  L: g := T;
+end
+`
+
+// badInputCase is one malformed program or command line. The program is
+// written to prog.bpl in a fresh temporary directory; "{file}" in args
+// stands for its path. Exactly one of want and sub is set:
+//   - want is the exact first line of stderr, with the temporary
+//     directory removed, as `prog.bpl:LINE:COL: message`;
+//   - sub is a substring stderr must contain (usage errors).
+type badInputCase struct {
+	name string
+	prog string
+	args []string // nil: check {file}
+	want string
+	sub  string
+}
+
+var badInputCases = []badInputCase{
+	// ---- syntax errors ----
+	{
+		name: "missing semicolon mid-body",
+		prog: "void main()\nbegin\n  skip\n  skip;\nend\n",
+		want: "prog.bpl:4:3: expected ';', found keyword skip",
+	},
+	{
+		name: "missing semicolon after assignment",
+		prog: "decl x, y;\nvoid main()\nbegin\n  x := T\n  y := F;\nend\n",
+		want: "prog.bpl:5:3: expected ';', found identifier y",
+	},
+	{
+		name: "missing fi",
+		prog: "void main()\nbegin\n  if (T) then skip;\nend\n",
+		want: "prog.bpl:4:1: expected fi, found keyword end",
+	},
+	{
+		name: "missing od",
+		prog: "void main()\nbegin\n  while (T) do skip;\nend\n",
+		want: "prog.bpl:4:1: expected od, found keyword end",
+	},
+	{
+		name: "missing end",
+		prog: "void main()\nbegin\n  skip;\n",
+		want: "prog.bpl:4:1: expected end, found end of file",
+	},
+	{
+		name: "missing then",
+		prog: "void main()\nbegin\n  if (T) skip; fi\nend\n",
+		want: "prog.bpl:3:10: expected then, found keyword skip",
+	},
+	{
+		name: "missing assignment operator",
+		prog: "decl x;\nvoid main()\nbegin\n  x T;\nend\n",
+		want: "prog.bpl:4:5: expected ':=', found keyword T",
+	},
+	{
+		name: "bad token",
+		prog: "void main()\nbegin\n  skip; %\nend\n",
+		want: "prog.bpl:3:9: illegal character '%'",
+	},
+	{
+		name: "non-ASCII byte",
+		prog: "void main()\nbegin\n  \xc3\xa9 := T;\nend\n",
+		want: "prog.bpl:3:3: illegal character 0xc3",
+	},
+	{
+		name: "unterminated block comment",
+		prog: "void main()\nbegin\n  skip; /* no end\nend\n",
+		want: "prog.bpl:3:9: comment not terminated",
+	},
+	{
+		name: "unterminated braced identifier",
+		prog: "decl {a.b;\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:6: braced identifier not terminated",
+	},
+	{
+		name: "number 2 in expression",
+		prog: "decl g;\nvoid main()\nbegin\n  g := 2;\nend\n",
+		want: "prog.bpl:4:8: only 0 and 1 are Boolean constants, found 2",
+	},
+	{
+		name: "empty parameter between commas",
+		prog: "void f(a,,b) begin skip; end\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:10: expected parameter name, found ','",
+	},
+	{
+		name: "bool<0>",
+		prog: "bool<0> f() begin skip; end\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:6: bool<0>: the number of return values must be between 1 and 1024",
+	},
+	{
+		name: "statement at top level",
+		prog: "decl x;\nx := T;\nvoid main() begin skip; end\n",
+		want: "prog.bpl:2:1: expected declaration (decl, lock, void, bool or thread), found identifier x",
+	},
+	{
+		name: "start_thread goto with two labels",
+		prog: "void main()\nbegin\n  start_thread goto A, B;\n  A: skip;\n  B: skip;\nend\n",
+		want: "prog.bpl:3:24: start_thread goto takes one label",
+	},
+
+	// ---- semantic errors ----
+	{
+		name: "unknown variable",
+		prog: "void main()\nbegin\n  x := T;\nend\n",
+		want: "prog.bpl:3:3: undeclared variable x",
+	},
+	{
+		name: "unknown variable in expression",
+		prog: "decl g;\nvoid main()\nbegin\n  g := g & h;\nend\n",
+		want: "prog.bpl:4:12: undeclared variable h",
+	},
+	{
+		name: "unknown function",
+		prog: "void main()\nbegin\n  f();\nend\n",
+		want: "prog.bpl:3:3: undefined function f",
+	},
+	{
+		name: "call argument count",
+		prog: "void f(a) begin skip; end\nvoid main()\nbegin\n  f(T, F);\nend\n",
+		want: "prog.bpl:4:3: function f takes 1 argument(s), call gives 2",
+	},
+	{
+		name: "assignment targets vs values",
+		prog: "decl x, y;\nvoid main()\nbegin\n  x, y := T;\nend\n",
+		want: "prog.bpl:4:3: assignment has 2 target(s) but 1 value(s)",
+	},
+	{
+		name: "call targets vs returns",
+		prog: "decl x, y;\nbool f() begin return T; end\nvoid main()\nbegin\n  x, y := f();\nend\n",
+		want: "prog.bpl:5:3: function f returns 1 value(s), assignment expects 2",
+	},
+	{
+		name: "return value count",
+		prog: "bool<2> f()\nbegin\n  return T;\nend\nvoid main() begin skip; end\n",
+		want: "prog.bpl:3:3: function f returns 2 value(s), return gives 1",
+	},
+	{
+		name: "return value from void",
+		prog: "void main()\nbegin\n  return T;\nend\n",
+		want: "prog.bpl:3:3: function main returns 0 value(s), return gives 1",
+	},
+	{
+		name: "duplicate global",
+		prog: "decl x;\ndecl y, x;\nvoid main() begin skip; end\n",
+		want: "prog.bpl:2:9: x redeclared (first declared at 1:6)",
+	},
+	{
+		name: "lock with the name of a global",
+		prog: "decl m;\nlock m;\nvoid main() begin skip; end\n",
+		want: "prog.bpl:2:6: m redeclared (first declared at 1:6)",
+	},
+	{
+		name: "duplicate local",
+		prog: "void main()\nbegin\n  decl a, a;\n  skip;\nend\n",
+		want: "prog.bpl:3:11: a redeclared in function main (first declared at 3:8)",
+	},
+	{
+		name: "local with the name of a parameter",
+		prog: "void f(p)\nbegin\n  decl p;\n  skip;\nend\nvoid main() begin skip; end\n",
+		want: "prog.bpl:3:8: p redeclared in function f (first declared at 1:8)",
+	},
+	{
+		name: "duplicate parameter",
+		prog: "void f(p, p) begin skip; end\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:11: p redeclared in function f (first declared at 1:8)",
+	},
+	{
+		name: "duplicate function",
+		prog: "void main() begin skip; end\nbool main() begin skip; end\n",
+		want: "prog.bpl:2:6: function main redeclared (first declared at 1:6)",
+	},
+	{
+		name: "missing label in goto",
+		prog: "void main()\nbegin\n  goto L;\nend\n",
+		want: "prog.bpl:3:8: label L not defined in function main",
+	},
+	{
+		name: "label of another function",
+		prog: "void f() begin L: skip; end\nvoid main()\nbegin\n  goto L;\nend\n",
+		want: "prog.bpl:4:8: label L not defined in function main",
+	},
+	{
+		name: "missing label in start_thread goto",
+		prog: "void main()\nbegin\n  start_thread goto L;\nend\n",
+		want: "prog.bpl:3:21: label L not defined in function main",
+	},
+	{
+		name: "jump to a label defined twice",
+		prog: "void main()\nbegin\n  L: skip;\n  L: skip;\n  goto L;\nend\n",
+		want: "prog.bpl:5:8: label L is defined more than once in function main, so the jump is ambiguous",
+	},
+	{
+		name: "primed variable outside constrain",
+		prog: "decl x;\nvoid main()\nbegin\n  x := 'x;\nend\n",
+		want: "prog.bpl:4:8: 'x is only allowed inside constrain",
+	},
+	{
+		name: "primed variable in assume",
+		prog: "decl x;\nvoid main()\nbegin\n  assume(!'x);\nend\n",
+		want: "prog.bpl:4:11: 'x is only allowed inside constrain",
+	},
+	{
+		name: "star in enforce",
+		prog: "decl x;\nvoid main()\nbegin\n  enforce x | *;\n  skip;\nend\n",
+		want: "prog.bpl:4:15: * (nondeterministic value) is not allowed in enforce",
+	},
+	{
+		name: "assignment to a lock",
+		prog: "lock m;\nvoid main()\nbegin\n  m := T;\nend\n",
+		want: "prog.bpl:4:3: assignment: m is a lock, not a variable",
+	},
+	{
+		name: "call result assigned to a lock",
+		prog: "lock m;\nbool f() begin return T; end\nvoid main()\nbegin\n  m := f();\nend\n",
+		want: "prog.bpl:5:3: assignment: m is a lock, not a variable",
+	},
+	{
+		name: "acquire of a non-lock",
+		prog: "decl x;\nvoid main()\nbegin\n  acquire(x);\nend\n",
+		want: "prog.bpl:4:11: acquire of non-lock x (declare it with `lock x;`)",
+	},
+	{
+		name: "release of a non-lock",
+		prog: "decl x;\nvoid main()\nbegin\n  release(x);\nend\n",
+		want: "prog.bpl:4:11: release of non-lock x (declare it with `lock x;`)",
+	},
+	{
+		name: "tryacquire of a non-lock",
+		prog: "decl x, y;\nvoid main()\nbegin\n  y := tryacquire(x);\nend\n",
+		want: "prog.bpl:4:19: tryacquire of non-lock x (declare it with `lock x;`)",
+	},
+	{
+		name: "acquire of an expression",
+		prog: "lock m;\nvoid main()\nbegin\n  acquire(!m);\nend\n",
+		want: "prog.bpl:4:11: acquire of a non-lock: the argument must be a lock name",
+	},
+	{
+		name: "acquire of an undeclared lock",
+		prog: "void main()\nbegin\n  acquire(m);\nend\n",
+		want: "prog.bpl:3:11: undeclared lock m",
+	},
+	{
+		name: "lock used as a value",
+		prog: "lock m;\ndecl x;\nvoid main()\nbegin\n  x := m;\nend\n",
+		want: "prog.bpl:5:8: lock m used as a value",
+	},
+	{
+		name: "lock used as a call argument",
+		prog: "lock m;\nvoid f(a) begin skip; end\nvoid main()\nbegin\n  f(m);\nend\n",
+		want: "prog.bpl:5:5: lock m used as a value",
+	},
+	{
+		name: "function used as a variable",
+		prog: "decl x;\nvoid main()\nbegin\n  x := main;\nend\n",
+		want: "prog.bpl:4:8: main is a function, not a variable",
+	},
+	{
+		name: "no thread to run",
+		prog: "void foo()\nbegin\n  skip;\nend\n",
+		want: "prog.bpl:1:1: no thread to run: declare main, mark thread functions with `thread`, or name them thread...",
+	},
+	{
+		name: "x$ outside an assignment",
+		prog: "void main()\nbegin\n  decl l;\n  assume(l$);\nend\n",
+		want: "prog.bpl:4:10: l$ (the copy of l in other threads) may only be used in an assignment",
+	},
+	{
+		name: "x$ as a call argument",
+		prog: "void f(a) begin skip; end\nvoid main()\nbegin\n  decl l;\n  f(l$);\nend\n",
+		want: "prog.bpl:5:5: l$ (the copy of l in other threads) may only be used in an assignment",
+	},
+	{
+		name: "g$ of a global",
+		prog: "decl g;\nvoid main()\nbegin\n  g$ := T;\nend\n",
+		want: "prog.bpl:4:3: undeclared variable g$",
+	},
+	{
+		name: "init with parameters",
+		prog: "void init(a) begin skip; end\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:6: init takes no parameters",
+	},
+	{
+		name: "non-constant initializer",
+		prog: "decl a, b := a;\nvoid main() begin skip; end\n",
+		want: "prog.bpl:1:14: initializer of b must be a constant (T, F, 0, 1 or *)",
+	},
+	{
+		name: "built-in started as a thread",
+		prog: "lock m;\nvoid main()\nbegin\n  ASYNC_1: acquire(m);\nend\n",
+		want: "prog.bpl:4:12: acquire is a built-in statement and cannot start a thread",
+	},
+
+	// ---- usage errors ----
+	{
+		name: "unknown thread in --threads",
+		prog: threadProg,
+		args: []string{"check", "--threads", "nope=2", "{file}"},
+		sub:  "prog.bpl: --threads: no function named nope",
+	},
+	{
+		name: "--threads without count",
+		prog: threadProg,
+		args: []string{"check", "--threads", "adder", "{file}"},
+		sub:  `--threads: "adder" is not name=N or name=*`,
+	},
+	{
+		name: "--threads with a bad count",
+		prog: threadProg,
+		args: []string{"check", "--threads", "adder=x", "{file}"},
+		sub:  `count of adder must be a number from 0 to 1000 or *, got "x"`,
+	},
+	{
+		name: "--threads with an empty entry",
+		prog: threadProg,
+		args: []string{"check", "--threads", "adder=1,", "{file}"},
+		sub:  `--threads: "" is not name=N or name=*`,
+	},
+	{
+		name: "--threads naming a thread twice",
+		prog: threadProg,
+		args: []string{"check", "--threads", "adder=1,adder=2", "{file}"},
+		sub:  "--threads: adder given twice",
+	},
+	{
+		name: "--threads leaving no thread",
+		prog: threadProg,
+		args: []string{"check", "--threads", "adder=0", "{file}"},
+		sub:  "no thread instances left to run",
+	},
+	{
+		name: "--target naming a missing label",
+		prog: threadProg,
+		args: []string{"check", "--target", "M", "{file}"},
+		sub:  "prog.bpl: --target M: the program has no label M",
+	},
+	{
+		name: "unknown flag",
+		prog: threadProg,
+		args: []string{"check", "--bogus", "{file}"},
+		sub:  "unknown flag: --bogus",
+	},
+	{
+		name: "both -k and --switches",
+		prog: threadProg,
+		args: []string{"check", "-k", "2", "--switches", "3", "{file}"},
+		sub:  "give either -k (rounds) or --switches, not both",
+	},
+	{
+		name: "-k 0",
+		prog: threadProg,
+		args: []string{"check", "-k", "0", "{file}"},
+		sub:  "-k must be at least 1, got 0",
+	},
+	{
+		name: "-k not a number",
+		prog: threadProg,
+		args: []string{"check", "-k", "abc", "{file}"},
+		sub:  `invalid argument "abc" for "-k, --rounds" flag`,
+	},
+	{
+		name: "negative --switches",
+		prog: threadProg,
+		args: []string{"check", "--switches", "-1", "{file}"},
+		sub:  "--switches must be at least 0, got -1",
+	},
+	{
+		name: "--depth 0",
+		prog: threadProg,
+		args: []string{"check", "--depth", "0", "{file}"},
+		sub:  "--depth must be at least 1, got 0",
+	},
+	{
+		name: "unknown engine",
+		prog: threadProg,
+		args: []string{"check", "--engine", "foo", "{file}"},
+		sub:  `unknown engine "foo"`,
+	},
+	{
+		name: "missing file argument",
+		args: []string{"check"},
+		sub:  "expected one program file, got 0 arguments",
+	},
+	{
+		name: "two file arguments",
+		prog: threadProg,
+		args: []string{"check", "{file}", "{file}"},
+		sub:  "expected one program file, got 2 arguments",
+	},
+	{
+		name: "nonexistent file",
+		args: []string{"check", "{dir}/nonexistent.bpl"},
+		sub:  "nonexistent.bpl: no such file or directory",
+	},
+	{
+		name: "fmt without file",
+		args: []string{"fmt"},
+		sub:  "bmc fmt: expected one program file, got 0 arguments",
+	},
+	{
+		name: "fmt of a nonexistent file",
+		args: []string{"fmt", "{dir}/nonexistent.bpl"},
+		sub:  "nonexistent.bpl: no such file or directory",
+	},
+	{
+		name: "unknown command",
+		args: []string{"frobnicate"},
+		sub:  `unknown command "frobnicate"`,
+	},
+}
+
+// runBad runs bmc with args and checks what every bad input shares: exit
+// status 2, nothing on stdout, no panic. It returns stderr with dir
+// removed from paths.
+func runBad(t *testing.T, dir string, args []string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	errText := strings.ReplaceAll(stderr.String(), dir+string(filepath.Separator), "")
+	if code != exitBadInput {
+		t.Errorf("bmc %s: exit status %d, want %d\nstderr:\n%s", strings.Join(args, " "), code, exitBadInput, errText)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("bmc %s: stdout not empty:\n%s", strings.Join(args, " "), stdout.String())
+	}
+	if strings.Contains(errText, "panic") || strings.Contains(errText, "goroutine") {
+		t.Errorf("bmc %s: stderr shows a panic:\n%s", strings.Join(args, " "), errText)
+	}
+	if strings.TrimSpace(errText) == "" {
+		t.Errorf("bmc %s: no message on stderr", strings.Join(args, " "))
+	}
+	return errText
+}
+
+func TestBadInput(t *testing.T) {
+	if len(badInputCases) < 30 {
+		t.Fatalf("only %d cases", len(badInputCases))
+	}
+	for _, tc := range badInputCases {
+		t.Run(tc.name, func(t *testing.T) {
+			if (tc.want == "") == (tc.sub == "") {
+				t.Fatal("set exactly one of want and sub")
+			}
+			dir := t.TempDir()
+			file := filepath.Join(dir, "prog.bpl")
+			if tc.prog != "" {
+				if err := os.WriteFile(file, []byte(tc.prog), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args := tc.args
+			if args == nil {
+				args = []string{"check", "{file}"}
+			}
+			args = append([]string(nil), args...)
+			for i, a := range args {
+				a = strings.ReplaceAll(a, "{file}", file)
+				args[i] = strings.ReplaceAll(a, "{dir}", dir)
+			}
+			errText := runBad(t, dir, args)
+			if tc.sub != "" {
+				if !strings.Contains(errText, tc.sub) {
+					t.Errorf("stderr does not contain %q:\n%s", tc.sub, errText)
+				}
+				return
+			}
+			first, _, _ := strings.Cut(errText, "\n")
+			if first != tc.want {
+				t.Errorf("first line of stderr:\n got  %s\n want %s\nfull stderr:\n%s", first, tc.want, errText)
+			}
+			// fmt parses and checks the same way, so it reports the same
+			// first error.
+			errText = runBad(t, dir, []string{"fmt", file})
+			if first, _, _ := strings.Cut(errText, "\n"); first != tc.want {
+				t.Errorf("bmc fmt: first line of stderr:\n got  %s\n want %s", first, tc.want)
+			}
+		})
+	}
+}
+
+// TestBadInputEveryLineHasPosition checks that every line a source error
+// prints is a `prog.bpl:LINE:COL: message` diagnostic, including the
+// follow-up errors after the first.
+func TestBadInputEveryLineHasPosition(t *testing.T) {
+	for _, tc := range badInputCases {
+		if tc.want == "" {
+			continue
+		}
+		dir := t.TempDir()
+		file := filepath.Join(dir, "prog.bpl")
+		if err := os.WriteFile(file, []byte(tc.prog), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		errText := runBad(t, dir, []string{"check", file})
+		for _, line := range strings.Split(strings.TrimRight(errText, "\n"), "\n") {
+			if !diagnosticLine(line) {
+				t.Errorf("%s: stderr line %q is not prog.bpl:LINE:COL: message", tc.name, line)
+			}
+		}
+	}
+}
+
+// diagnosticLine reports whether line has the form prog.bpl:L:C: msg with
+// positive L and C.
+func diagnosticLine(line string) bool {
+	rest, ok := strings.CutPrefix(line, "prog.bpl:")
+	if !ok {
+		return false
+	}
+	for i := 0; i < 2; i++ {
+		num, after, ok := strings.Cut(rest, ":")
+		if !ok || num == "" || num[0] == '0' || strings.Trim(num, "0123456789") != "" {
+			return false
+		}
+		rest = after
+	}
+	return strings.HasPrefix(rest, " ") && len(rest) > 1
+}

@@ -1,0 +1,26 @@
+package lang
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkFrontEnd parses and checks the largest corpus program.
+func BenchmarkFrontEnd(b *testing.B) {
+	path := filepath.Join("../../shared/bench/getafix-trucnguyenlam/SafeStack", "SafeStack_seqcst_forCSEQ_unrolled_over_approx.bp")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		b.Skip("corpus not found")
+	}
+	b.SetBytes(int64(len(src)))
+	for i := 0; i < b.N; i++ {
+		f, err := ParseFile(path, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Check(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
