@@ -29,7 +29,7 @@ test: vet
 
 # The corpus verdict check with the acceptance time limit of 60 s a program.
 corpus:
-	BMC_CORPUS_TIMEOUT=60s $(GO) test -timeout 60m -run TestCorpusVerdicts -v ./explicit
+	BMC_CORPUS_TIMEOUT=60s BMC_CORPUS_MAX_STATES=100000000 $(GO) test -timeout 60m -run TestCorpusVerdicts -v ./explicit
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 5m ./lang
