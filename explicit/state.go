@@ -90,11 +90,7 @@ func (s *state) varSlot(v *ir.Var, t int) slot {
 
 // key serializes s; equal states have equal keys.
 func (s *state) key(buf []byte) []byte {
-	flags := uint64(0)
-	if s.init {
-		flags = 1
-	}
-	buf = binary.AppendUvarint(buf, flags)
+	buf = binary.AppendUvarint(buf, boolBit(s.init))
 	buf = binary.AppendUvarint(buf, uint64(s.cur+1))
 	buf = binary.AppendUvarint(buf, uint64(s.used))
 	buf = appendValues(buf, s.globals)
@@ -104,28 +100,24 @@ func (s *state) key(buf []byte) []byte {
 	buf = binary.AppendUvarint(buf, uint64(len(s.threads)))
 	for _, t := range s.threads {
 		buf = binary.AppendUvarint(buf, uint64(t.entry.Index))
-		buf = binary.AppendUvarint(buf, boolBits(t.atomic, false))
+		buf = binary.AppendUvarint(buf, boolBit(t.atomic))
 		buf = binary.AppendUvarint(buf, uint64(len(t.frames)))
 		for _, f := range t.frames {
 			buf = binary.AppendUvarint(buf, uint64(f.proc.Index))
 			buf = binary.AppendUvarint(buf, uint64(f.pc))
 			buf = binary.AppendUvarint(buf, uint64(f.call+1))
-			buf = binary.AppendUvarint(buf, boolBits(f.atomic, false))
+			buf = binary.AppendUvarint(buf, boolBit(f.atomic))
 			buf = appendValues(buf, f.locals)
 		}
 	}
 	return buf
 }
 
-func boolBits(a, b bool) uint64 {
-	var x uint64
+func boolBit(a bool) uint64 {
 	if a {
-		x |= 1
+		return 1
 	}
-	if b {
-		x |= 2
-	}
-	return x
+	return 0
 }
 
 // appendValues packs four values per byte.

@@ -179,9 +179,6 @@ func Not(x *Expr) *Expr { return &Expr{Op: OpNot, X: x} }
 // Binary returns x op y.
 func Binary(op Op, x, y *Expr) *Expr { return &Expr{Op: op, X: x, Y: y} }
 
-// Ref returns a reference to v.
-func Ref(v *Var) *Expr { return &Expr{Op: OpVar, Var: v} }
-
 // Walk calls f for e and every subexpression.
 func (e *Expr) Walk(f func(*Expr)) {
 	if e == nil {
@@ -190,13 +187,6 @@ func (e *Expr) Walk(f func(*Expr)) {
 	f(e)
 	e.X.Walk(f)
 	e.Y.Walk(f)
-}
-
-// HasNondet reports whether e contains *.
-func (e *Expr) HasNondet() bool {
-	found := false
-	e.Walk(func(x *Expr) { found = found || x.Op == OpNondet })
-	return found
 }
 
 // ProcByName returns the procedure called name, or nil.
