@@ -49,24 +49,101 @@ func (c *Checker) buildTrace(last int32, final stepRec, finalState *state, msg, 
 	for id := last; id >= 0; id = c.parents[id] {
 		ids = append(ids, id)
 	}
-	// Reverse into execution order.
-	for i, j := 0, len(ids)-1; i < j; i, j = i+1, j-1 {
-		ids[i], ids[j] = ids[j], ids[i]
+	// states[i] is reached from states[i-1] by recs[i], in execution order.
+	var states []*state
+	var recs []stepRec
+	for i := len(ids) - 1; i >= 0; i-- {
+		states = append(states, decode(c.prog, []byte(c.keys[ids[i]])))
+		recs = append(recs, c.steps[ids[i]])
 	}
+	if len(states) == 0 || final.kind != recStart {
+		states = append(states, finalState)
+		recs = append(recs, final)
+	}
+	start := states[0].clone()
+	c.concretize(states, recs)
+
 	names := threadNames(finalState)
 	tr := &Trace{Violation: msg, File: file, Pos: pos}
-	var prev *state
-	for _, id := range ids {
-		s := decode(c.prog, []byte(c.keys[id]))
-		if prev != nil {
-			c.describe(tr, prev, s, c.steps[id], names)
+	var initial []string
+	for i, g := range c.prog.Globals {
+		if start.globals[i] == ir.Unknown && states[0].globals[i] != ir.Unknown {
+			initial = append(initial, fmt.Sprintf("%s=%s", g.Name, states[0].globals[i]))
 		}
-		prev = s
 	}
-	if prev != nil && final.kind != recStart {
-		c.describe(tr, prev, finalState, final, names)
+	if len(initial) > 0 {
+		tr.Steps = append(tr.Steps, Step{Event: "initial values: " + strings.Join(initial, " ")})
+	}
+	for i := 1; i < len(states); i++ {
+		c.describe(tr, states[i-1], states[i], recs[i], names)
 	}
 	return tr
+}
+
+// concretize replaces, going backwards, every arbitrary value (ir.Unknown)
+// that a later state knows by that value, unless the step in between
+// wrote the variable. The search keeps values symbolic until they are
+// read; a trace shows them where they were chosen.
+func (c *Checker) concretize(states []*state, recs []stepRec) {
+	for i := len(states) - 2; i >= 0; i-- {
+		a, b := states[i], states[i+1]
+		written := c.written(a, b, recs[i+1])
+		learn := func(sl slot) {
+			if a.get(sl) == ir.Unknown && b.get(sl) != ir.Unknown && !written[sl] {
+				a.set(sl, b.get(sl))
+			}
+		}
+		for g := range a.globals {
+			learn(slot{-1, 0, g})
+		}
+		if a.init != b.init {
+			continue // the init thread is gone; thread 0 is another thread now
+		}
+		for t := range a.threads {
+			if t >= len(b.threads) {
+				continue
+			}
+			fa, fb := a.threads[t].frames, b.threads[t].frames
+			for d := 0; d < len(fa) && d < len(fb) && fa[d].proc == fb[d].proc; d++ {
+				for k := range fa[d].locals {
+					learn(slot{t, d, k})
+				}
+			}
+		}
+	}
+}
+
+// written returns the variable cells that the move from a to b assigns.
+func (c *Checker) written(a, b *state, rec stepRec) map[slot]bool {
+	w := map[slot]bool{}
+	if rec.kind != recStep {
+		return w
+	}
+	e, t := c.prog.Edges[rec.edge], int(rec.thread)
+	switch e.Kind {
+	case ir.Assign, ir.Havoc, ir.TryAcquire:
+		for _, x := range e.Targets {
+			if x != nil {
+				w[a.varSlot(x, t)] = true
+			}
+		}
+		for p := range a.threads {
+			if p != t && a.threads[p].alive() {
+				for _, x := range e.PassiveTargets {
+					w[a.varSlot(x, p)] = true
+				}
+			}
+		}
+	case ir.Return:
+		if th := &a.threads[t]; len(th.frames) > 1 {
+			for _, x := range c.prog.Edges[th.top().call].Targets {
+				if x != nil {
+					w[b.varSlot(x, t)] = true
+				}
+			}
+		}
+	}
+	return w
 }
 
 // threadNames names threads by entry function, numbered when several
