@@ -200,8 +200,8 @@ func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string) 
 		t := int(rec.thread)
 		e := c.prog.Edges[rec.edge]
 		// In unbounded mode a change of running thread is implicit; mark it.
-		if c.opts.Rounds == 0 && c.opts.Switches < 0 && !a.init && len(tr.Steps) > 0 {
-			if lastThread := tr.Steps[len(tr.Steps)-1].Thread; lastThread != name(names, a, t) && lastThread != "init" {
+		if c.opts.Rounds == 0 && c.opts.Switches < 0 && !a.init {
+			if last := lastStep(tr); last != nil && last.Thread != "init" && last.Thread != name(names, a, t) {
 				tr.Switches++
 				tr.Steps = append(tr.Steps, Step{Thread: name(names, a, t), Event: fmt.Sprintf("context switch: %s runs", name(names, a, t))})
 			}
@@ -218,6 +218,16 @@ func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string) 
 			tr.Steps = append(tr.Steps, Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
 		}
 	}
+}
+
+// lastStep is the last executed statement of the trace so far, or nil.
+func lastStep(tr *Trace) *Step {
+	for i := len(tr.Steps) - 1; i >= 0; i-- {
+		if tr.Steps[i].Event == "" {
+			return &tr.Steps[i]
+		}
+	}
+	return nil
 }
 
 // changes lists what a step changed: globals, locks, and the locals of

@@ -31,6 +31,9 @@ end`
 			t.Errorf("trace lacks %q:\n%s", want, got)
 		}
 	}
+	if res.Trace.Switches != 0 {
+		t.Errorf("a one-thread trace reports %d context switches", res.Trace.Switches)
+	}
 	if strings.Contains(got, "unused") {
 		t.Errorf("trace shows a global that is never read:\n%s", got)
 	}
