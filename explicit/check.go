@@ -152,7 +152,7 @@ func (c *Checker) dynamicThreads() bool {
 }
 
 // Run explores breadth first, so the first violation found has a shortest
-// trace.
+// trace. A Checker runs once.
 func (c *Checker) Run(ctx context.Context) *Result {
 	start := time.Now()
 	if c.opts.Timeout > 0 {
@@ -182,13 +182,13 @@ func (c *Checker) Run(ctx context.Context) *Result {
 	}
 	res.States = len(c.keys)
 	res.Elapsed = time.Since(start)
-	switch {
-	case c.found:
+	if c.found {
 		res.Verdict = Unsafe
 		res.Trace = c.trace
 		res.Limits = nil
 		return res
-	case c.depthHit:
+	}
+	if c.depthHit {
 		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
 	}
 	if c.threadHit {
