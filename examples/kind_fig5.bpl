@@ -14,7 +14,7 @@
 // is itself an error (LANGUAGE.md), so the figure cannot be written with them
 // without changing its verdict: see kind_fig5_owned.bpl for that version. Here the
 // lock is the global Boolean `locked`, and lock()/unlock() are the functions
-// lock_fn()/unlock_fn() (`lock` is a keyword of our language), each one atomic
+// lock_fn()/unlock_fn() (names that do not suggest our `lock` declarations), each one atomic
 // section. lock_fn() waits with `assume(!locked)`, which for reachability is the
 // same as blocking: a path that would block is dropped, and the path that calls
 // lock_fn() later is explored separately. No statement jumps to `error`, so it is
