@@ -46,13 +46,15 @@ const (
 
 func (v Verdict) String() string { return [...]string{"safe", "unsafe", "unknown"}[v] }
 
-// Result is the outcome with its evidence.
+// Result is the outcome with its evidence; every engine reports one.
 type Result struct {
+	Engine  string // "explicit", "bmc+gini", ...
 	Verdict Verdict
 	Bounds  string   // the bounds the verdict holds under
 	Limits  []string // limits that made the search incomplete (Unknown)
 	Trace   *Trace   // for Unsafe
-	States  int
+	States  int      // explicit: distinct states explored
+	Stats   string   // what the engine did, for people ("1234 states")
 	Elapsed time.Duration
 }
 
@@ -73,6 +75,7 @@ type Checker struct {
 	trace               *Trace
 	cur                 int32   // state being expanded
 	executing           stepRec // step being executed, for violations found inside it
+	replay              *replayPath
 }
 
 type recKind uint8
@@ -160,7 +163,8 @@ func (c *Checker) Run(ctx context.Context) *Result {
 		ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
 		defer cancel()
 	}
-	res := &Result{Bounds: c.Bounds()}
+	res := &Result{Engine: "explicit", Bounds: c.Bounds()}
+	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
 	c.cur = -1
 	for _, s := range c.initialStates() {
 		c.add(s, stepRec{kind: recStart})
@@ -452,7 +456,7 @@ func (c *Checker) arrive(from, n *state, t int, rec stepRec) {
 			init := &s.threads[0]
 			if !init.alive() || len(init.frames) == 1 && init.top().pc == c.prog.InitStop {
 				for _, r := range c.startThreads(s, rec) {
-					c.add(r, rec)
+					c.record(r, rec)
 				}
 				if c.found {
 					return
@@ -460,6 +464,16 @@ func (c *Checker) arrive(from, n *state, t int, rec stepRec) {
 				continue
 			}
 		}
-		c.add(s, rec)
+		c.record(s, rec)
 	}
+}
+
+// record keeps a successor: a new state of the search, or a candidate
+// next state of a replay.
+func (c *Checker) record(s *state, rec stepRec) {
+	if c.replay != nil {
+		c.replay.next = append(c.replay.next, s)
+		return
+	}
+	c.add(s, rec)
 }

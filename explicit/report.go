@@ -11,7 +11,7 @@ import (
 // WriteText prints the result for a person: the verdict with its bounds,
 // and for a violation the interleaved trace.
 func (r *Result) WriteText(w io.Writer, file string) {
-	stats := fmt.Sprintf("%d states, %.2fs", r.States, r.Elapsed.Seconds())
+	stats := fmt.Sprintf("%s, %s, %.2fs", r.Engine, r.Stats, r.Elapsed.Seconds())
 	switch r.Verdict {
 	case Safe:
 		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)
@@ -73,7 +73,7 @@ type jsonViol struct {
 
 // WriteJSON prints the result as one JSON object.
 func (r *Result) WriteJSON(w io.Writer, file string) error {
-	out := jsonResult{File: file, Engine: "explicit", Verdict: r.Verdict.String(), Bounds: r.Bounds,
+	out := jsonResult{File: file, Engine: r.Engine, Verdict: r.Verdict.String(), Bounds: r.Bounds,
 		Limits: r.Limits, States: r.States, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}

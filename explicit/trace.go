@@ -56,6 +56,10 @@ func (c *Checker) buildTrace(last int32, final stepRec, finalState *state, msg, 
 		states = append(states, decode(c.prog, []byte(c.keys[ids[i]])))
 		recs = append(recs, c.steps[ids[i]])
 	}
+	if c.replay != nil {
+		states = append([]*state(nil), c.replay.states...)
+		recs = append([]stepRec(nil), c.replay.recs...)
+	}
 	if len(states) == 0 || final.kind != recStart {
 		states = append(states, finalState)
 		recs = append(recs, final)

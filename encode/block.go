@@ -1,0 +1,438 @@
+package encode
+
+import (
+	"fmt"
+
+	"bmc/ir"
+	"bmc/ts"
+)
+
+// env is the symbolic state of the running frame while a block executes.
+type env struct {
+	en      *Encoding
+	proc    *ir.Proc
+	globals []ts.Lit
+	locals  []ts.Lit
+	locks   []ts.Lit
+	feas    ts.Lit // the step so far can be taken
+	pool    int    // next unused pool input
+}
+
+func (en *Encoding) frameEnv(p *ir.Proc) *env {
+	v := &env{en: en, proc: p, feas: ts.True,
+		globals: append([]ts.Lit(nil), en.Globals...),
+		locals:  append([]ts.Lit(nil), en.Locals[0][:len(p.Locals)]...),
+		locks:   append([]ts.Lit(nil), en.Locks...),
+	}
+	return v
+}
+
+func (v *env) clone() *env {
+	c := *v
+	c.globals = append([]ts.Lit(nil), v.globals...)
+	c.locals = append([]ts.Lit(nil), v.locals...)
+	c.locks = append([]ts.Lit(nil), v.locks...)
+	return &c
+}
+
+// fresh returns the next pool input: an arbitrary value.
+func (v *env) fresh() ts.Lit {
+	en := v.en
+	for len(en.Pool) <= v.pool {
+		en.Pool = append(en.Pool, en.Sys.NewInput(fmt.Sprintf("nondet.%d", len(en.Pool))))
+	}
+	v.pool++
+	return en.Pool[v.pool-1]
+}
+
+func (v *env) read(x *ir.Var) ts.Lit {
+	if x.Global {
+		return v.globals[x.Index]
+	}
+	return v.locals[x.Index]
+}
+
+func (v *env) write(x *ir.Var, l ts.Lit) {
+	if x.Global {
+		v.globals[x.Index] = l
+	} else {
+		v.locals[x.Index] = l
+	}
+}
+
+// eval builds e over the current values; post gives new values for 'x,
+// passive the values of a hypothetical other thread's x$ (there is no
+// other thread in a sequential program).
+func (v *env) eval(e *ir.Expr, post, passive map[*ir.Var]ts.Lit) ts.Lit {
+	s := v.en.Sys
+	switch e.Op {
+	case ir.OpConst:
+		if e.Val {
+			return ts.True
+		}
+		return ts.False
+	case ir.OpNondet:
+		return v.fresh()
+	case ir.OpVar:
+		return v.read(e.Var)
+	case ir.OpPrimed:
+		if l, ok := post[e.Var]; ok {
+			return l
+		}
+		return v.read(e.Var)
+	case ir.OpPassive:
+		if l, ok := passive[e.Var]; ok {
+			return l
+		}
+		l := v.fresh()
+		passive[e.Var] = l
+		return l
+	case ir.OpNot:
+		return v.eval(e.X, post, passive).Not()
+	case ir.OpChoose:
+		t, f := v.eval(e.X, post, passive), v.eval(e.Y, post, passive)
+		return s.Ite(t, ts.True, s.Ite(f, ts.False, v.fresh()))
+	}
+	x, y := v.eval(e.X, post, passive), v.eval(e.Y, post, passive)
+	switch e.Op {
+	case ir.OpAnd:
+		return s.And(x, y)
+	case ir.OpOr:
+		return s.Or(x, y)
+	case ir.OpXor:
+		return s.Xor(x, y)
+	case ir.OpEq:
+		return s.Eq(x, y)
+	case ir.OpImplies:
+		return s.Implies(x, y)
+	}
+	panic(fmt.Sprintf("encode: unknown operator %d", e.Op))
+}
+
+// assume adds c to the step's feasibility.
+func (v *env) assume(c ts.Lit) { v.feas = v.en.Sys.And(v.feas, c) }
+
+// enforce assumes p's enforce clause on the current values.
+func (v *env) enforce(p *ir.Proc) {
+	if p.Enforce != nil {
+		v.assume(v.eval(p.Enforce, nil, nil))
+	}
+}
+
+// exec executes an edge that stays in the frame and returns the
+// condition under which it violates the property (given the step got
+// this far).
+func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
+	s := v.en.Sys
+	bad = ts.False
+	if e.Guard != nil {
+		v.assume(v.eval(e.Guard, nil, nil))
+	}
+	switch e.Kind {
+	case ir.Skip:
+	case ir.Assert:
+		c := v.eval(e.Cond, nil, nil)
+		bad = s.And(v.feas, c.Not())
+		v.assume(c)
+	case ir.Assign:
+		vals := make([]ts.Lit, len(e.Values))
+		for i, x := range e.Values {
+			vals[i] = v.eval(x, nil, nil)
+		}
+		if e.Constrain != nil {
+			post := map[*ir.Var]ts.Lit{}
+			for i, t := range e.Targets {
+				post[t] = vals[i]
+			}
+			v.assume(v.eval(e.Constrain, post, map[*ir.Var]ts.Lit{}))
+		}
+		for i, t := range e.Targets {
+			v.write(t, vals[i])
+		}
+	case ir.Havoc:
+		for _, t := range e.Targets {
+			v.write(t, v.fresh())
+		}
+	case ir.Acquire:
+		held := v.locks[e.Lock.Index]
+		v.assume(held.Not())
+		v.locks[e.Lock.Index] = ts.True
+	case ir.Release:
+		held := v.locks[e.Lock.Index]
+		bad = s.And(v.feas, held.Not())
+		v.assume(held)
+		v.locks[e.Lock.Index] = ts.False
+	case ir.TryAcquire:
+		held := v.locks[e.Lock.Index]
+		if t := e.Targets[0]; t != nil {
+			v.write(t, held.Not())
+		}
+		v.locks[e.Lock.Index] = ts.True
+	default:
+		panic(fmt.Sprintf("encode: %v edge inside a block", e.Kind))
+	}
+	v.enforce(v.proc)
+	return bad
+}
+
+// Recorder receives the symbolic state after each edge of a replayed
+// block; the witness builder evaluates it under a model.
+type Recorder func(e *ir.Edge, globals, locals, locks []ts.Lit)
+
+// runPath executes the straight-line part of b from the frame-0 values,
+// adding its violations under sel.
+func (en *Encoding) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
+	v := en.frameEnv(b.Proc)
+	for _, e := range b.Path {
+		bad := v.exec(e)
+		if rec != nil {
+			rec(e, v.globals, v.locals, v.locks)
+		}
+		if b.Proc.Nodes[e.To].Error {
+			bad = en.Sys.Or(bad, v.feas)
+		}
+		en.addBad(sel, bad)
+	}
+	return v
+}
+
+// addBad, addOvf and addValid collect the conditions of the properties
+// and of the constraint while the system is built; once it is sealed,
+// blocks are only re-run to read witnesses.
+func (en *Encoding) addBad(sel, bad ts.Lit) {
+	if bad != ts.False && !en.sealed {
+		en.bad = append(en.bad, en.Sys.And(sel, bad))
+	}
+}
+
+func (en *Encoding) addOvf(c ts.Lit) {
+	if !en.sealed {
+		en.ovf = append(en.ovf, c)
+	}
+}
+
+func (en *Encoding) addValid(c ts.Lit) {
+	if !en.sealed {
+		en.valid = append(en.valid, c)
+	}
+}
+
+// encodeBlock adds the steps that start at b's head.
+func (en *Encoding) encodeBlock(b *Block) {
+	s := en.Sys
+	sel := en.pcIs(0, b.PC)
+	if b.Proc.Nodes[b.Head].Error {
+		en.addBad(sel, ts.True)
+	}
+	base := en.runPath(b, sel, nil)
+	if b.InitAt {
+		top := en.stackEmpty()
+		en.startMain(base.clone(), s.And(sel, top))
+		sel = s.And(sel, top.Not())
+	}
+	for i, e := range b.Last.Out {
+		en.alternative(b, base.clone(), s.And(sel, en.choiceIs(i)), e, nil)
+	}
+}
+
+// alternative encodes the step that ends with edge e of b's last node,
+// selected by sel, from the state v after the straight-line part.
+func (en *Encoding) alternative(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
+	s := en.Sys
+	switch e.Kind {
+	case ir.Call:
+		en.call(v, sel, e, rec)
+	case ir.Return:
+		en.ret(b, v, sel, e, rec)
+	case ir.EndThread:
+		if e.Guard != nil {
+			v.assume(v.eval(e.Guard, nil, nil))
+		}
+		en.addValid(s.And(sel, v.feas))
+		en.setPC(0, sel, PCDone)
+	default:
+		en.addBad(sel, v.exec(e))
+		if rec != nil {
+			rec(e, v.globals, v.locals, v.locks)
+		}
+		to, ok := en.headPC[[2]int{b.Proc.Index, e.To}]
+		if !ok {
+			panic("encode: a block ends at a node that is not a head")
+		}
+		en.addValid(s.And(sel, v.feas))
+		en.setPC(0, sel, to)
+		en.setFrame(sel, v.globals, v.locals, v.locks)
+	}
+}
+
+// setPC sets frame d's program counter to the constant pc under sel.
+func (en *Encoding) setPC(d int, sel ts.Lit, pc int) {
+	for i, l := range en.pcConst(pc) {
+		en.set(en.PC[d][i], sel, l)
+	}
+}
+
+// setFrame sets the globals, locks and frame-0 locals under sel.
+func (en *Encoding) setFrame(sel ts.Lit, globals, locals, locks []ts.Lit) {
+	for i, l := range globals {
+		if l != en.Globals[i] {
+			en.set(en.Globals[i], sel, l)
+		}
+	}
+	for i, l := range locks {
+		if l != en.Locks[i] {
+			en.set(en.Locks[i], sel, l)
+		}
+	}
+	for k, l := range locals {
+		if l != en.Locals[0][k] {
+			en.set(en.Locals[0][k], sel, l)
+		}
+	}
+}
+
+// newLocals are the locals of a frame entering p: the arguments, then
+// each local's initial value (arbitrary unless declared with one).
+func (v *env) newLocals(p *ir.Proc, args []ts.Lit) []ts.Lit {
+	out := make([]ts.Lit, len(p.Locals))
+	for k, x := range p.Locals {
+		switch {
+		case k < len(args):
+			out[k] = args[k]
+		case x.Init == ir.True:
+			out[k] = ts.True
+		case x.Init == ir.False:
+			out[k] = ts.False
+		default:
+			out[k] = v.fresh()
+		}
+	}
+	return out
+}
+
+func (en *Encoding) call(v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
+	s := en.Sys
+	if e.Guard != nil {
+		v.assume(v.eval(e.Guard, nil, nil))
+	}
+	args := make([]ts.Lit, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = v.eval(a, nil, nil)
+	}
+	full := en.pcIs(en.Depth-1, PCEmpty).Not()
+	en.addOvf(s.And(sel, s.And(v.feas, full)))
+	v.assume(full.Not())
+	caller := v.locals
+	callee := &env{en: en, proc: e.Callee, globals: v.globals, locals: v.newLocals(e.Callee, args), locks: v.locks, feas: v.feas, pool: v.pool}
+	callee.enforce(e.Callee)
+	if rec != nil {
+		rec(e, callee.globals, callee.locals, callee.locks)
+	}
+	en.addValid(s.And(sel, callee.feas))
+	// Shift the stack down: frame d+1 gets frame d.
+	for d := en.Depth - 1; d >= 2; d-- {
+		for i := range en.PC[d] {
+			en.set(en.PC[d][i], sel, en.PC[d-1][i])
+		}
+		for k := range en.Locals[d] {
+			en.set(en.Locals[d][k], sel, en.Locals[d-1][k])
+		}
+	}
+	if en.Depth >= 2 {
+		en.setPC(1, sel, en.retPC[e.ID])
+		for k := range en.Locals[1] {
+			val := en.Locals[0][k]
+			if k < len(caller) {
+				val = caller[k]
+			}
+			en.set(en.Locals[1][k], sel, val)
+		}
+	}
+	en.setPC(0, sel, en.headPC[[2]int{e.Callee.Index, e.Callee.Entry}])
+	locals := append([]ts.Lit(nil), en.Locals[0]...)
+	copy(locals, callee.locals)
+	en.setFrame(sel, callee.globals, locals, callee.locks)
+}
+
+func (en *Encoding) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
+	s := en.Sys
+	if e.Guard != nil {
+		v.assume(v.eval(e.Guard, nil, nil))
+	}
+	vals := make([]ts.Lit, b.Proc.Returns)
+	for i := range vals {
+		if i < len(e.Values) {
+			vals[i] = v.eval(e.Values[i], nil, nil)
+		} else {
+			vals[i] = v.fresh() // a return without values returns arbitrary ones
+		}
+	}
+	if rec != nil {
+		rec(e, v.globals, v.locals, v.locks)
+	}
+	// The thread's entry frame returns: the program ends (or init ends
+	// and main starts).
+	top := s.And(sel, en.stackEmpty())
+	if b.Proc == en.Prog.Init {
+		en.startMain(v.clone(), top)
+	} else {
+		en.addValid(s.And(top, v.feas))
+		en.setPC(0, top, PCDone)
+		en.setFrame(top, v.globals, nil, v.locks)
+	}
+	// Otherwise return to the caller whose return site frame 1 holds.
+	for _, call := range en.Prog.Edges {
+		if call.Kind != ir.Call || call.Callee != b.Proc || en.Depth < 2 {
+			continue
+		}
+		selR := s.And(sel, en.pcIs(1, en.retPC[call.ID]))
+		r := &env{en: en, proc: call.Proc, globals: append([]ts.Lit(nil), v.globals...),
+			locals: append([]ts.Lit(nil), en.Locals[1][:len(call.Proc.Locals)]...), locks: v.locks, feas: v.feas, pool: v.pool}
+		for i, t := range call.Targets {
+			if t != nil {
+				r.write(t, vals[i])
+			}
+		}
+		r.enforce(call.Proc)
+		en.addValid(s.And(selR, r.feas))
+		// Shift the stack up: frame d gets frame d+1.
+		for d := 1; d < en.Depth; d++ {
+			for i := range en.PC[d] {
+				val := ts.False // PCEmpty
+				if d+1 < en.Depth {
+					val = en.PC[d+1][i]
+				}
+				en.set(en.PC[d][i], selR, val)
+			}
+			if d+1 < en.Depth {
+				for k := range en.Locals[d] {
+					en.set(en.Locals[d][k], selR, en.Locals[d+1][k])
+				}
+			}
+		}
+		en.setPC(0, selR, en.headPC[[2]int{call.Proc.Index, call.To}])
+		locals := append([]ts.Lit(nil), en.Locals[1]...)
+		copy(locals, r.locals)
+		en.setFrame(selR, r.globals, locals, r.locks)
+	}
+}
+
+// stackEmpty is the condition that frame 0 is the only frame in use.
+func (en *Encoding) stackEmpty() ts.Lit {
+	if en.Depth < 2 {
+		return ts.True
+	}
+	return en.pcIs(1, PCEmpty)
+}
+
+// startMain replaces the finished init by main's entry frame under sel.
+func (en *Encoding) startMain(v *env, sel ts.Lit) {
+	m := en.Main
+	start := &env{en: en, proc: m, globals: v.globals, locals: v.newLocals(m, nil), locks: v.locks, feas: v.feas, pool: v.pool}
+	start.enforce(m)
+	en.addValid(en.Sys.And(sel, start.feas))
+	en.setPC(0, sel, en.headPC[[2]int{m.Index, m.Entry}])
+	locals := append([]ts.Lit(nil), en.Locals[0]...)
+	copy(locals, start.locals)
+	en.setFrame(sel, start.globals, locals, start.locks)
+}

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"bmc/solver"
+	"bmc/ts"
+)
+
+// BMC is incremental bounded model checking on one solver: frames are
+// added as the bound grows, the system's constraints are asserted for the
+// steps taken, and each query puts its target under an assumption, so
+// everything learnt carries over to deeper bounds and other targets.
+type BMC struct {
+	Sys *ts.System
+	S   solver.Solver
+	U   *Unrolling
+	// Progress, when set, gets a line per bound once a search has run for
+	// more than a second.
+	Progress io.Writer
+
+	asserted int // constraints are asserted at frames < asserted
+	ok       ts.Lit
+	start    time.Time
+}
+
+// NewBMC prepares bounded model checking of sys with s.
+func NewBMC(sys *ts.System, s solver.Solver) *BMC {
+	b := &BMC{Sys: sys, S: s, U: NewUnrolling(sys, s), start: time.Now()}
+	b.ok = sys.Ands(sys.Constraints...)
+	return b
+}
+
+// stepsTaken asserts the constraints of the frames before k: a path to
+// frame k takes a step from each of them.
+func (b *BMC) stepsTaken(k int) {
+	for ; b.asserted < k; b.asserted++ {
+		b.S.Assert(b.U.At(b.ok, b.asserted))
+	}
+}
+
+// Search returns the least k in [from, to] at which target holds on some
+// path, with Sat; Unsat when there is none; Unknown (and the bound
+// reached) when ctx ends first.
+func (b *BMC) Search(ctx context.Context, target ts.Lit, from, to int) (int, solver.Status) {
+	for k := from; k <= to; k++ {
+		b.stepsTaken(k)
+		t := time.Now()
+		st := b.S.Solve(ctx, b.U.At(target, k))
+		if b.Progress != nil && time.Since(b.start) > time.Second {
+			fmt.Fprintf(b.Progress, "bmc: bound %d: %s (%s, %.2fs)\n", k, st, b.S.Name(), time.Since(t).Seconds())
+		}
+		if st != solver.Unsat {
+			return k, st
+		}
+	}
+	return to, solver.Unsat
+}
+
+// Within decides whether target holds at some frame up to k.
+func (b *BMC) Within(ctx context.Context, target ts.Lit, k int) solver.Status {
+	b.stepsTaken(k)
+	at := make([]solver.Lit, k+1)
+	for i := range at {
+		at[i] = b.U.At(target, i)
+	}
+	return b.S.Solve(ctx, solver.Ors(b.S, at...))
+}
+
+// Witness is a path read from the last satisfying model: the value of
+// every latch and input at each frame.
+type Witness struct {
+	Latches [][]bool // [frame][latch index in Sys.Latches()]
+	Inputs  [][]bool // [frame][input index in Sys.Inputs()]
+}
+
+// Witness reads frames 0..k of the last model.
+func (b *BMC) Witness(k int) *Witness {
+	w := &Witness{}
+	for i := 0; i <= k; i++ {
+		var ls, ins []bool
+		for _, l := range b.Sys.Latches() {
+			ls = append(ls, b.S.Value(b.U.At(l.Lit, i)))
+		}
+		for _, in := range b.Sys.Inputs() {
+			ins = append(ins, b.S.Value(b.U.At(in, i)))
+		}
+		w.Latches = append(w.Latches, ls)
+		w.Inputs = append(w.Inputs, ins)
+	}
+	return w
+}
+
+// Values evaluates every variable of the system at frame i of w.
+func (w *Witness) Values(sys *ts.System, i int) []bool {
+	vals := make([]bool, sys.NumVars())
+	for j, l := range sys.Latches() {
+		vals[l.Lit.Var()] = w.Latches[i][j]
+	}
+	for j, in := range sys.Inputs() {
+		vals[in.Var()] = w.Inputs[i][j]
+	}
+	sys.Eval(vals)
+	return vals
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"bmc/encode"
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/solver"
+)
+
+// ProgramOptions bound a BMC run on a program.
+type ProgramOptions struct {
+	Depth    int // call stack frames
+	MaxSteps int // transitions (large blocks) to unroll
+	Progress io.Writer
+}
+
+// CheckProgram runs bounded model checking on a sequential program with
+// solver s. A counterexample is replayed on the explicit interpreter
+// before it is returned; one that does not replay is an internal error.
+func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
+	start := time.Now()
+	en, err := encode.Encode(p, opts.Depth)
+	if err != nil {
+		return nil, err
+	}
+	b := NewBMC(en.Sys, s)
+	b.Progress = opts.Progress
+	res := &explicit.Result{
+		Engine: "bmc+" + s.Name(),
+		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, opts.Depth),
+	}
+	defer func() { res.Elapsed = time.Since(start) }()
+	stats := func(k int) string {
+		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(en.Sys.Latches()), len(en.Sys.Inputs()), en.Sys.NumVars())
+	}
+	bad := en.Sys.Bad[encode.PropViolation].Lit
+	k, st := b.Search(ctx, bad, 0, opts.MaxSteps)
+	res.Stats = stats(k)
+	switch st {
+	case solver.Unknown:
+		res.Verdict = explicit.Unknown
+		res.Limits = []string{fmt.Sprintf("timeout at bound %d", k)}
+		return res, nil
+	case solver.Sat:
+		w := b.Witness(k)
+		steps, err := en.Steps(func(i int) []bool { return w.Values(en.Sys, i) }, k)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: %v", err)
+		}
+		eo := explicit.DefaultOptions()
+		eo.Depth = opts.Depth
+		tr, err := explicit.Replay(p, eo, steps)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+		}
+		res.Verdict, res.Trace = explicit.Unsafe, tr
+		res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, opts.Depth)
+		return res, nil
+	}
+	// No violation within the bound: did the stack overflow, and does any
+	// execution run longer than the bound?
+	switch b.Within(ctx, en.Sys.Bad[encode.PropOverflow].Lit, opts.MaxSteps) {
+	case solver.Sat:
+		res.Verdict = explicit.Unknown
+		res.Limits = []string{fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)}
+		return res, nil
+	case solver.Unknown:
+		res.Verdict = explicit.Unknown
+		res.Limits = []string{"timeout"}
+		return res, nil
+	}
+	if _, st := b.Search(ctx, en.Running(), opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
+		res.Bounds = fmt.Sprintf("every execution (all end within %d steps), call depth %d", opts.MaxSteps, opts.Depth)
+	}
+	res.Verdict = explicit.Safe
+	return res, nil
+}

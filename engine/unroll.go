@@ -1,0 +1,81 @@
+// Package engine decides transition systems with a solver.Solver:
+// incremental bounded model checking now, k-induction and lasso search
+// later. It knows nothing about gini or Z3.
+package engine
+
+import (
+	"bmc/solver"
+	"bmc/ts"
+)
+
+// Unrolling maps the variables of a transition system at each time frame
+// to solver formulas: frame 0 starts in an initial state, frame k+1's
+// latches are frame k's next-state functions, and every frame has fresh
+// inputs.
+type Unrolling struct {
+	Sys    *ts.System
+	B      solver.Builder
+	frames [][]solver.Lit // frames[k][v]: variable v at time k
+}
+
+// NewUnrolling prepares the unrolling of sys into b.
+func NewUnrolling(sys *ts.System, b solver.Builder) *Unrolling {
+	return &Unrolling{Sys: sys, B: b}
+}
+
+// At returns literal l at time k, building frames up to k as needed.
+func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
+	for len(u.frames) <= k {
+		u.addFrame()
+	}
+	x := u.frames[k][l.Var()]
+	if l.IsNeg() {
+		return u.B.Not(x)
+	}
+	return x
+}
+
+// Frames is the number of frames built.
+func (u *Unrolling) Frames() int { return len(u.frames) }
+
+func (u *Unrolling) addFrame() {
+	k := len(u.frames)
+	s, b := u.Sys, u.B
+	f := make([]solver.Lit, s.NumVars())
+	u.frames = append(u.frames, f)
+	f[0] = b.Not(b.True())
+	lit := func(l ts.Lit) solver.Lit {
+		x := f[l.Var()]
+		if l.IsNeg() {
+			return b.Not(x)
+		}
+		return x
+	}
+	for v := 1; v < s.NumVars(); v++ {
+		switch s.Kind(v) {
+		case ts.Input:
+			f[v] = b.NewVar()
+		case ts.Latch:
+			li, _ := s.LatchOf(v)
+			switch {
+			case k > 0:
+				// The previous frame is complete: take its next-state value.
+				prev := u.frames[k-1]
+				x := prev[li.Next.Var()]
+				if li.Next.IsNeg() {
+					x = b.Not(x)
+				}
+				f[v] = x
+			case li.Init == ts.Init0:
+				f[v] = b.Not(b.True())
+			case li.Init == ts.Init1:
+				f[v] = b.True()
+			default:
+				f[v] = b.NewVar()
+			}
+		case ts.And:
+			x, y := s.Operands(v)
+			f[v] = b.And(lit(x), lit(y))
+		}
+	}
+}

@@ -1,0 +1,85 @@
+// Package solver is the small interface between the engines and the
+// decision procedures: gini (package sat) and Z3 (package smt). Engines
+// build formulas as and-inverter circuits through a Builder and decide them
+// incrementally under assumptions, so nothing solver-specific leaks into
+// encode/ or engine/.
+package solver
+
+import "context"
+
+// Lit is a solver's handle for a Boolean formula. Handles are only
+// meaningful to the solver that made them; the zero Lit is never valid.
+type Lit int32
+
+// Builder makes formulas. Implementations share equal subformulas where
+// they can (structural hashing), so building the same And twice is cheap.
+type Builder interface {
+	True() Lit         // the constant true; False is Not(True())
+	NewVar() Lit       // a fresh unconstrained Boolean variable
+	Not(a Lit) Lit     // negation
+	And(a, b Lit) Lit  // conjunction
+}
+
+// Status is the outcome of Solve.
+type Status int
+
+const (
+	Unknown Status = iota // interrupted (context done) or the solver gave up
+	Sat
+	Unsat
+)
+
+func (s Status) String() string { return [...]string{"unknown", "sat", "unsat"}[s] }
+
+// Solver decides conjunctions of asserted formulas under assumptions. It is
+// incremental: formulas may be built and asserted between calls to Solve.
+type Solver interface {
+	Builder
+	// Name is "gini" or "z3".
+	Name() string
+	// Assert adds a permanently.
+	Assert(a Lit)
+	// Solve decides the asserted formulas together with the assumptions,
+	// which hold for this call only. It returns Unknown when ctx is done
+	// first.
+	Solve(ctx context.Context, assumptions ...Lit) Status
+	// Value is a's value in the model found by the last Solve that
+	// returned Sat; a may be any Lit built before that Solve.
+	Value(a Lit) bool
+	// Failed returns, after a Solve that returned Unsat, a subset of its
+	// assumptions that is already unsatisfiable with the assertions
+	// (a core); nil when the assertions alone are unsatisfiable.
+	Failed() []Lit
+	// Close releases the solver's resources.
+	Close()
+}
+
+// Or returns a | b.
+func Or(b Builder, x, y Lit) Lit { return b.Not(b.And(b.Not(x), b.Not(y))) }
+
+// Implies returns x => y.
+func Implies(b Builder, x, y Lit) Lit { return b.Not(b.And(x, b.Not(y))) }
+
+// Xor returns x ^ y.
+func Xor(b Builder, x, y Lit) Lit { return Or(b, b.And(x, b.Not(y)), b.And(b.Not(x), y)) }
+
+// Ite returns c ? x : y.
+func Ite(b Builder, c, x, y Lit) Lit { return Or(b, b.And(c, x), b.And(b.Not(c), y)) }
+
+// Ands returns the conjunction of xs (true when empty).
+func Ands(b Builder, xs ...Lit) Lit {
+	r := b.True()
+	for _, x := range xs {
+		r = b.And(r, x)
+	}
+	return r
+}
+
+// Ors returns the disjunction of xs (false when empty).
+func Ors(b Builder, xs ...Lit) Lit {
+	r := b.Not(b.True())
+	for _, x := range xs {
+		r = Or(b, r, x)
+	}
+	return r
+}

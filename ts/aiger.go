@@ -1,0 +1,131 @@
+package ts
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// Folded returns a copy of s without invariant constraints: a latch
+// remembers whether a constraint has failed, and every bad property holds
+// only while none has. Tools that ignore AIGER constraints then check the
+// same problem.
+func (s *System) Folded() *System {
+	c := &System{
+		nodes:      append([]node(nil), s.nodes...),
+		hash:       make(map[[2]Lit]Lit, len(s.hash)),
+		inputs:     append([]Lit(nil), s.inputs...),
+		inputNames: append([]string(nil), s.inputNames...),
+		latches:    append([]LatchInfo(nil), s.latches...),
+		latchIndex: make(map[int]int, len(s.latchIndex)),
+	}
+	for k, v := range s.hash {
+		c.hash[k] = v
+	}
+	for k, v := range s.latchIndex {
+		c.latchIndex[k] = v
+	}
+	ok := c.Ands(s.Constraints...)
+	if ok == True {
+		c.Bad = append([]Property(nil), s.Bad...)
+		return c
+	}
+	failed := c.NewLatch("constraint_failed", Init0)
+	c.SetNext(failed, c.Or(failed, ok.Not()))
+	valid := c.And(ok, failed.Not())
+	for _, p := range s.Bad {
+		c.Bad = append(c.Bad, Property{Name: p.Name, Lit: c.And(p.Lit, valid)})
+	}
+	return c
+}
+
+// WriteAIGER writes s in AIGER format, ASCII ("aag") or binary ("aig").
+// Constraints are folded into the properties (see Folded), and each bad
+// property is an output, as AIGER 1.0 readers expect; symbols name the
+// inputs, latches and outputs.
+func (s *System) WriteAIGER(w io.Writer, binary bool) error {
+	f := s.Folded()
+	// AIGER numbers inputs first, then latches, then ands in topological
+	// order; our variables interleave them, so renumber.
+	renum := make([]Lit, len(f.nodes))
+	next := 1
+	for _, in := range f.inputs {
+		renum[in.Var()] = Lit(2 * next)
+		next++
+	}
+	for _, l := range f.latches {
+		renum[l.Lit.Var()] = Lit(2 * next)
+		next++
+	}
+	var ands []int
+	for v := 1; v < len(f.nodes); v++ {
+		if f.nodes[v].kind == And {
+			renum[v] = Lit(2 * next)
+			next++
+			ands = append(ands, v)
+		}
+	}
+	lit := func(l Lit) Lit { return renum[l.Var()] | l&1 }
+
+	bw := bufio.NewWriter(w)
+	format := "aag"
+	if binary {
+		format = "aig"
+	}
+	fmt.Fprintf(bw, "%s %d %d %d %d %d\n", format, next-1, len(f.inputs), len(f.latches), len(f.Bad), len(ands))
+	if !binary {
+		for _, in := range f.inputs {
+			fmt.Fprintf(bw, "%d\n", lit(in))
+		}
+	}
+	for _, l := range f.latches {
+		if !binary {
+			fmt.Fprintf(bw, "%d ", lit(l.Lit))
+		}
+		fmt.Fprintf(bw, "%d", lit(l.Next))
+		switch l.Init {
+		case Init1:
+			fmt.Fprint(bw, " 1")
+		case InitFree:
+			fmt.Fprintf(bw, " %d", lit(l.Lit))
+		}
+		fmt.Fprintln(bw)
+	}
+	for _, p := range f.Bad {
+		fmt.Fprintf(bw, "%d\n", lit(p.Lit))
+	}
+	for _, v := range ands {
+		a, b := lit(f.nodes[v].a), lit(f.nodes[v].b)
+		if a < b {
+			a, b = b, a
+		}
+		lhs := renum[v]
+		if binary {
+			writeDelta(bw, uint32(lhs-a))
+			writeDelta(bw, uint32(a-b))
+		} else {
+			fmt.Fprintf(bw, "%d %d %d\n", lhs, a, b)
+		}
+	}
+	for i, name := range f.inputNames {
+		fmt.Fprintf(bw, "i%d %s\n", i, name)
+	}
+	for i, l := range f.latches {
+		fmt.Fprintf(bw, "l%d %s\n", i, l.Name)
+	}
+	for i, p := range f.Bad {
+		fmt.Fprintf(bw, "o%d %s\n", i, p.Name)
+	}
+	fmt.Fprintf(bw, "c\nwritten by bmc; each output is a bad-state property\n")
+	return bw.Flush()
+}
+
+// writeDelta writes x in AIGER's binary encoding: 7 bits a byte, low
+// first, the high bit set on all but the last byte.
+func writeDelta(w *bufio.Writer, x uint32) {
+	for x >= 0x80 {
+		w.WriteByte(byte(x&0x7f | 0x80))
+		x >>= 7
+	}
+	w.WriteByte(byte(x))
+}

@@ -1,0 +1,230 @@
+// Package ts is the transition system every sequential question is
+// reduced to: an and-inverter graph over inputs and latches, with initial
+// values and next-state functions for the latches, bad-state properties,
+// and invariant constraints that every step taken must satisfy. It is the
+// form AIGER describes, so the same system is unrolled for gini or Z3 and
+// exported for hardware model checkers.
+package ts
+
+import "fmt"
+
+// Lit is a node or its negation, numbered as in AIGER: 2*var + sign, with
+// variable 0 the constant false.
+type Lit uint32
+
+const (
+	False Lit = 0
+	True  Lit = 1
+)
+
+// Not returns the negation of l.
+func (l Lit) Not() Lit { return l ^ 1 }
+
+// Var returns l's variable.
+func (l Lit) Var() int { return int(l >> 1) }
+
+// IsNeg reports whether l is a negated variable.
+func (l Lit) IsNeg() bool { return l&1 == 1 }
+
+// Kind is what a variable is.
+type Kind uint8
+
+const (
+	Const Kind = iota // variable 0
+	Input
+	Latch
+	And
+)
+
+// Init is a latch's initial value.
+type Init uint8
+
+const (
+	Init0    Init = iota
+	Init1
+	InitFree // any value (AIGER's uninitialised latch)
+)
+
+type node struct {
+	kind Kind
+	a, b Lit // operands of an And
+}
+
+// LatchInfo describes one latch.
+type LatchInfo struct {
+	Lit  Lit // the latch's positive literal
+	Name string
+	Init Init
+	Next Lit
+}
+
+// Property is a named bad-state literal.
+type Property struct {
+	Name string
+	Lit  Lit
+}
+
+// System is a transition system under construction or finished.
+type System struct {
+	nodes       []node
+	hash        map[[2]Lit]Lit
+	inputs      []Lit
+	inputNames  []string
+	latches     []LatchInfo
+	latchIndex  map[int]int // variable -> index in latches
+	Bad         []Property  // each is checked separately
+	Constraints []Lit       // must hold in every state from which a step is taken, and where bad is checked
+}
+
+// New returns an empty system.
+func New() *System {
+	return &System{nodes: []node{{kind: Const}}, hash: map[[2]Lit]Lit{}, latchIndex: map[int]int{}}
+}
+
+func (s *System) newVar(k Kind) Lit {
+	s.nodes = append(s.nodes, node{kind: k})
+	return Lit(2 * (len(s.nodes) - 1))
+}
+
+// NewInput returns a fresh input, a free value chosen anew at each step.
+func (s *System) NewInput(name string) Lit {
+	l := s.newVar(Input)
+	s.inputs = append(s.inputs, l)
+	s.inputNames = append(s.inputNames, name)
+	return l
+}
+
+// NewLatch returns a state bit; its next-state function is itself until
+// SetNext is called.
+func (s *System) NewLatch(name string, init Init) Lit {
+	l := s.newVar(Latch)
+	s.latchIndex[l.Var()] = len(s.latches)
+	s.latches = append(s.latches, LatchInfo{Lit: l, Name: name, Init: init, Next: l})
+	return l
+}
+
+// SetNext sets the next-state function of latch l.
+func (s *System) SetNext(l, next Lit) {
+	i, ok := s.latchIndex[l.Var()]
+	if !ok || l.IsNeg() {
+		panic(fmt.Sprintf("ts: SetNext of non-latch %d", l))
+	}
+	s.latches[i].Next = next
+}
+
+// And returns a & b, folding constants and sharing equal nodes.
+func (s *System) And(a, b Lit) Lit {
+	switch {
+	case a == False || b == False || a == b.Not():
+		return False
+	case a == True || a == b:
+		return b
+	case b == True:
+		return a
+	}
+	if a > b {
+		a, b = b, a
+	}
+	key := [2]Lit{a, b}
+	if l, ok := s.hash[key]; ok {
+		return l
+	}
+	l := s.newVar(And)
+	s.nodes[l.Var()].a, s.nodes[l.Var()].b = a, b
+	s.hash[key] = l
+	return l
+}
+
+// Or returns a | b.
+func (s *System) Or(a, b Lit) Lit { return s.And(a.Not(), b.Not()).Not() }
+
+// Xor returns a ^ b.
+func (s *System) Xor(a, b Lit) Lit { return s.Or(s.And(a, b.Not()), s.And(a.Not(), b)) }
+
+// Eq returns a = b.
+func (s *System) Eq(a, b Lit) Lit { return s.Xor(a, b).Not() }
+
+// Implies returns a => b.
+func (s *System) Implies(a, b Lit) Lit { return s.And(a, b.Not()).Not() }
+
+// Ite returns c ? a : b.
+func (s *System) Ite(c, a, b Lit) Lit {
+	if a == b {
+		return a
+	}
+	return s.Or(s.And(c, a), s.And(c.Not(), b))
+}
+
+// Ands returns the conjunction of ls.
+func (s *System) Ands(ls ...Lit) Lit {
+	r := True
+	for _, l := range ls {
+		r = s.And(r, l)
+	}
+	return r
+}
+
+// Ors returns the disjunction of ls.
+func (s *System) Ors(ls ...Lit) Lit {
+	r := False
+	for _, l := range ls {
+		r = s.Or(r, l)
+	}
+	return r
+}
+
+// NumVars is the number of variables, constant included.
+func (s *System) NumVars() int { return len(s.nodes) }
+
+// Kind returns the kind of variable v.
+func (s *System) Kind(v int) Kind { return s.nodes[v].kind }
+
+// Operands returns the operands of And variable v.
+func (s *System) Operands(v int) (Lit, Lit) { return s.nodes[v].a, s.nodes[v].b }
+
+// Inputs returns the inputs in creation order.
+func (s *System) Inputs() []Lit { return s.inputs }
+
+// InputName returns the name of the i-th input.
+func (s *System) InputName(i int) string { return s.inputNames[i] }
+
+// Latches returns the latches in creation order.
+func (s *System) Latches() []LatchInfo { return s.latches }
+
+// LatchOf returns the latch whose variable is v.
+func (s *System) LatchOf(v int) (LatchInfo, bool) {
+	i, ok := s.latchIndex[v]
+	if !ok {
+		return LatchInfo{}, false
+	}
+	return s.latches[i], true
+}
+
+// AddBad adds a property and returns its index.
+func (s *System) AddBad(name string, l Lit) int {
+	s.Bad = append(s.Bad, Property{Name: name, Lit: l})
+	return len(s.Bad) - 1
+}
+
+// AddConstraint adds an invariant constraint.
+func (s *System) AddConstraint(l Lit) {
+	if l != True {
+		s.Constraints = append(s.Constraints, l)
+	}
+}
+
+// Eval computes every variable's value from the values of inputs and
+// latches given in vals (indexed by variable); And entries are filled in.
+func (s *System) Eval(vals []bool) {
+	vals[0] = false
+	for v := 1; v < len(s.nodes); v++ {
+		if n := s.nodes[v]; n.kind == And {
+			vals[v] = litValue(vals, n.a) && litValue(vals, n.b)
+		}
+	}
+}
+
+// Value returns the value of l under vals.
+func Value(vals []bool, l Lit) bool { return litValue(vals, l) }
+
+func litValue(vals []bool, l Lit) bool { return vals[l.Var()] != l.IsNeg() }

@@ -1,0 +1,245 @@
+package ts
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+func TestAndSimplifies(t *testing.T) {
+	s := New()
+	a, b := s.NewInput("a"), s.NewInput("b")
+	cases := []struct {
+		name      string
+		got, want Lit
+	}{
+		{"a&F", s.And(a, False), False},
+		{"a&T", s.And(a, True), a},
+		{"a&a", s.And(a, a), a},
+		{"a&!a", s.And(a, a.Not()), False},
+		{"hash", s.And(a, b), s.And(b, a)},
+		{"ite same", s.Ite(b, a, a), a},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("%s: got %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// randomSystem builds a system with inputs, latches of every init kind,
+// random logic, two properties and a constraint.
+func randomSystem(r *rand.Rand) *System {
+	s := New()
+	var pool []Lit
+	for i := 0; i < 3; i++ {
+		pool = append(pool, s.NewInput(fmt.Sprintf("in%d", i)))
+	}
+	var latches []Lit
+	for i := 0; i < 4; i++ {
+		l := s.NewLatch(fmt.Sprintf("l%d", i), Init(i%3))
+		latches = append(latches, l)
+		pool = append(pool, l)
+	}
+	pick := func() Lit {
+		l := pool[r.Intn(len(pool))]
+		if r.Intn(2) == 0 {
+			l = l.Not()
+		}
+		return l
+	}
+	for i := 0; i < 25; i++ {
+		pool = append(pool, s.And(pick(), pick()))
+	}
+	for _, l := range latches {
+		s.SetNext(l, pick())
+	}
+	s.AddBad("p0", pick())
+	s.AddBad("p1", pick())
+	s.AddConstraint(s.Or(pick(), pick()))
+	return s
+}
+
+// simulate runs s on the input sequence with the given free initial latch
+// values and returns, per step, the values of the properties with
+// constraints applied (a property counts only while every constraint has
+// held so far, this step included).
+func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
+	vals := make([]bool, s.NumVars())
+	for i, l := range s.Latches() {
+		switch l.Init {
+		case Init1:
+			vals[l.Lit.Var()] = true
+		case InitFree:
+			vals[l.Lit.Var()] = free[i]
+		}
+	}
+	ok := true
+	var out [][]bool
+	for _, in := range inputs {
+		for i, l := range s.Inputs() {
+			vals[l.Var()] = in[i]
+		}
+		s.Eval(vals)
+		for _, c := range s.Constraints {
+			ok = ok && Value(vals, c)
+		}
+		var row []bool
+		for _, p := range s.Bad {
+			row = append(row, ok && Value(vals, p.Lit))
+		}
+		out = append(out, row)
+		next := make([]bool, len(s.Latches()))
+		for i, l := range s.Latches() {
+			next[i] = Value(vals, l.Next)
+		}
+		for i, l := range s.Latches() {
+			vals[l.Lit.Var()] = next[i]
+		}
+	}
+	return out
+}
+
+// aig is a parsed AIGER file.
+type aig struct {
+	m, i, l, o int
+	latches    [][3]uint32 // lit, next, init
+	outputs    []uint32
+	ands       [][3]uint32
+}
+
+func parseAIGER(t *testing.T, data []byte) *aig {
+	t.Helper()
+	br := bufio.NewReader(bytes.NewReader(data))
+	header, _ := br.ReadString('\n')
+	var format string
+	a := &aig{}
+	var nAnds int
+	if _, err := fmt.Sscanf(header, "%s %d %d %d %d %d", &format, &a.m, &a.i, &a.l, &a.o, &nAnds); err != nil {
+		t.Fatalf("header %q: %v", header, err)
+	}
+	binary := format == "aig"
+	readNums := func(n int) []uint32 {
+		line, _ := br.ReadString('\n')
+		f := strings.Fields(line)
+		var out []uint32
+		for _, x := range f {
+			var v uint32
+			fmt.Sscan(x, &v)
+			out = append(out, v)
+		}
+		for len(out) < n {
+			out = append(out, 0)
+		}
+		return out
+	}
+	if !binary {
+		for k := 0; k < a.i; k++ {
+			readNums(1)
+		}
+	}
+	for k := 0; k < a.l; k++ {
+		lit := uint32(2 * (a.i + k + 1))
+		var nums []uint32
+		if binary {
+			nums = append([]uint32{lit}, readNums(1)...)
+		} else {
+			nums = readNums(2)
+		}
+		init := uint32(0)
+		if len(nums) > 2 {
+			init = nums[2]
+		}
+		a.latches = append(a.latches, [3]uint32{nums[0], nums[1], init})
+	}
+	for k := 0; k < a.o; k++ {
+		a.outputs = append(a.outputs, readNums(1)[0])
+	}
+	for k := 0; k < nAnds; k++ {
+		lhs := uint32(2 * (a.i + a.l + k + 1))
+		if binary {
+			d0, d1 := readDelta(br), readDelta(br)
+			a.ands = append(a.ands, [3]uint32{lhs, lhs - d0, lhs - d0 - d1})
+		} else {
+			n := readNums(3)
+			a.ands = append(a.ands, [3]uint32{n[0], n[1], n[2]})
+		}
+	}
+	return a
+}
+
+func readDelta(br *bufio.Reader) uint32 {
+	var x uint32
+	for shift := 0; ; shift += 7 {
+		b, _ := br.ReadByte()
+		x |= uint32(b&0x7f) << shift
+		if b&0x80 == 0 {
+			return x
+		}
+	}
+}
+
+func (a *aig) simulate(inputs [][]bool, free []bool) [][]bool {
+	vals := make([]bool, a.m+1)
+	v := func(l uint32) bool { return vals[l/2] != (l&1 == 1) }
+	for k, l := range a.latches {
+		switch {
+		case l[2] == 1:
+			vals[l[0]/2] = true
+		case l[2] == l[0]:
+			vals[l[0]/2] = free[k]
+		}
+	}
+	var out [][]bool
+	for _, in := range inputs {
+		for k := 0; k < a.i; k++ {
+			vals[k+1] = in[k]
+		}
+		for _, g := range a.ands {
+			vals[g[0]/2] = v(g[1]) && v(g[2])
+		}
+		var row []bool
+		for _, o := range a.outputs {
+			row = append(row, v(o))
+		}
+		out = append(out, row)
+		next := make([]bool, len(a.latches))
+		for k, l := range a.latches {
+			next[k] = v(l[1])
+		}
+		for k, l := range a.latches {
+			vals[l[0]/2] = next[k]
+		}
+	}
+	return out
+}
+
+// TestAIGERRoundTrip writes random systems in both formats, reads them
+// back and compares simulations on random inputs.
+func TestAIGERRoundTrip(t *testing.T) {
+	for seed := int64(1); seed <= 100; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		s := randomSystem(r)
+		for _, binary := range []bool{false, true} {
+			var buf bytes.Buffer
+			if err := s.WriteAIGER(&buf, binary); err != nil {
+				t.Fatal(err)
+			}
+			a := parseAIGER(t, buf.Bytes())
+			for run := 0; run < 5; run++ {
+				var inputs [][]bool
+				for k := 0; k < 8; k++ {
+					inputs = append(inputs, []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0})
+				}
+				free := []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0, false}
+				want, got := simulate(s, inputs, free), a.simulate(inputs, free)
+				if fmt.Sprint(want) != fmt.Sprint(got) {
+					t.Fatalf("seed %d binary %v: system %v, AIGER %v\n%s", seed, binary, want, got, buf.String())
+				}
+			}
+		}
+	}
+}
