@@ -321,10 +321,10 @@ func (en *Encoding) finish() {
 	bad, ovf := s.Ors(en.bad...), s.Ors(en.ovf...)
 	s.AddBad("violation", bad)
 	s.AddBad("stack overflow", ovf)
-	// A step is taken from every state that is neither finished nor bad;
-	// a finished program stays as it is.
+	// A step is one of the block alternatives, feasible; a finished
+	// program stays as it is.
 	done := en.pcIs(0, PCDone)
-	s.AddConstraint(s.Ors(append([]ts.Lit{done, bad, ovf}, en.valid...)...))
+	s.AddConstraint(s.Ors(append([]ts.Lit{done}, en.valid...)...))
 	en.sealed = true
 }
 

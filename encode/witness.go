@@ -38,18 +38,21 @@ func (en *Encoding) Steps(values func(i int) []bool, k int) ([]explicit.ReplaySt
 				alt |= 1 << j
 			}
 		}
+		if i == k {
+			// The violating step: its straight-line part is recorded; a
+			// final edge that stays in the frame may be the violation.
+			// (No step is taken from frame k, so its choice may be any.)
+			if alt < len(b.Last.Out) {
+				if e := b.Last.Out[alt]; e.Kind != ir.Call && e.Kind != ir.Return && e.Kind != ir.EndThread {
+					en.alternative(b, v, ts.True, e, rec)
+				}
+			}
+			break
+		}
 		if alt >= len(b.Last.Out) {
 			return nil, fmt.Errorf("witness: frame %d chooses edge %d of %d", i, alt, len(b.Last.Out))
 		}
 		e := b.Last.Out[alt]
-		if i == k {
-			// The violating step: its straight-line part is recorded; a
-			// final edge that stays in the frame may be the violation.
-			if e.Kind != ir.Call && e.Kind != ir.Return && e.Kind != ir.EndThread {
-				en.alternative(b, v, ts.True, e, rec)
-			}
-			break
-		}
 		out = append(out, en.arrival(e, values(i+1), i+1, k, values))
 	}
 	return out, nil

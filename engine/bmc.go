@@ -11,9 +11,10 @@ import (
 )
 
 // BMC is incremental bounded model checking on one solver: frames are
-// added as the bound grows, the system's constraints are asserted for the
-// steps taken, and each query puts its target under an assumption, so
-// everything learnt carries over to deeper bounds and other targets.
+// added as the bound grows and everything learnt carries over to deeper
+// bounds and other targets. The constraints of frame i are asserted under
+// an activation literal, so that each query (a target at frame k, under
+// assumptions) requires them exactly at the frames before k.
 type BMC struct {
 	Sys *ts.System
 	S   solver.Solver
@@ -22,9 +23,9 @@ type BMC struct {
 	// more than a second.
 	Progress io.Writer
 
-	asserted int // constraints are asserted at frames < asserted
-	ok       ts.Lit
-	start    time.Time
+	acts  []solver.Lit // acts[i] switches on the constraints of frame i
+	ok    ts.Lit
+	start time.Time
 }
 
 // NewBMC prepares bounded model checking of sys with s.
@@ -34,12 +35,26 @@ func NewBMC(sys *ts.System, s solver.Solver) *BMC {
 	return b
 }
 
-// stepsTaken asserts the constraints of the frames before k: a path to
-// frame k takes a step from each of them.
-func (b *BMC) stepsTaken(k int) {
-	for ; b.asserted < k; b.asserted++ {
-		b.S.Assert(b.U.At(b.ok, b.asserted))
+// stepsTaken returns the assumptions that require the constraints at the
+// frames before k: a path to frame k takes a step from each of them.
+func (b *BMC) stepsTaken(k int) []solver.Lit {
+	for i := len(b.acts); i < k; i++ {
+		act := b.S.NewVar()
+		b.S.Assert(solver.Implies(b.S, act, b.U.At(b.ok, i)))
+		b.acts = append(b.acts, act)
 	}
+	return append([]solver.Lit(nil), b.acts[:k]...)
+}
+
+// Query decides whether target (a formula over frame k) holds at the end
+// of a path of k steps.
+func (b *BMC) Query(ctx context.Context, k int, target solver.Lit) solver.Status {
+	t := time.Now()
+	st := b.S.Solve(ctx, append(b.stepsTaken(k), target)...)
+	if b.Progress != nil && time.Since(b.start) > time.Second {
+		fmt.Fprintf(b.Progress, "bmc: bound %d: %s (%s, %.2fs)\n", k, st, b.S.Name(), time.Since(t).Seconds())
+	}
+	return st
 }
 
 // Search returns the least k in [from, to] at which target holds on some
@@ -47,27 +62,11 @@ func (b *BMC) stepsTaken(k int) {
 // reached) when ctx ends first.
 func (b *BMC) Search(ctx context.Context, target ts.Lit, from, to int) (int, solver.Status) {
 	for k := from; k <= to; k++ {
-		b.stepsTaken(k)
-		t := time.Now()
-		st := b.S.Solve(ctx, b.U.At(target, k))
-		if b.Progress != nil && time.Since(b.start) > time.Second {
-			fmt.Fprintf(b.Progress, "bmc: bound %d: %s (%s, %.2fs)\n", k, st, b.S.Name(), time.Since(t).Seconds())
-		}
-		if st != solver.Unsat {
+		if st := b.Query(ctx, k, b.U.At(target, k)); st != solver.Unsat {
 			return k, st
 		}
 	}
 	return to, solver.Unsat
-}
-
-// Within decides whether target holds at some frame up to k.
-func (b *BMC) Within(ctx context.Context, target ts.Lit, k int) solver.Status {
-	b.stepsTaken(k)
-	at := make([]solver.Lit, k+1)
-	for i := range at {
-		at[i] = b.U.At(target, i)
-	}
-	return b.S.Solve(ctx, solver.Ors(b.S, at...))
 }
 
 // Witness is a path read from the last satisfying model: the value of

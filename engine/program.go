@@ -38,42 +38,49 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	stats := func(k int) string {
 		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(en.Sys.Latches()), len(en.Sys.Inputs()), en.Sys.NumVars())
 	}
-	bad := en.Sys.Bad[encode.PropViolation].Lit
-	k, st := b.Search(ctx, bad, 0, opts.MaxSteps)
-	res.Stats = stats(k)
-	switch st {
-	case solver.Unknown:
-		res.Verdict = explicit.Unknown
-		res.Limits = []string{fmt.Sprintf("timeout at bound %d", k)}
-		return res, nil
-	case solver.Sat:
-		w := b.Witness(k)
-		steps, err := en.Steps(func(i int) []bool { return w.Values(en.Sys, i) }, k)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %v", err)
+	// One query per bound asks for a violation or a stack overflow; only
+	// after an overflow has been seen are violations searched alone.
+	bad, ovf := en.Sys.Bad[encode.PropViolation].Lit, en.Sys.Bad[encode.PropOverflow].Lit
+	overflow := false
+	for k := 0; k <= opts.MaxSteps; k++ {
+		res.Stats = stats(k)
+		target := b.U.At(bad, k)
+		if !overflow {
+			target = solver.Or(s, target, b.U.At(ovf, k))
 		}
-		eo := explicit.DefaultOptions()
-		eo.Depth = opts.Depth
-		tr, err := explicit.Replay(p, eo, steps)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+		st := b.Query(ctx, k, target)
+		if st == solver.Sat && !overflow && !s.Value(b.U.At(bad, k)) {
+			overflow = true
+			st = b.Query(ctx, k, b.U.At(bad, k))
 		}
-		res.Verdict, res.Trace = explicit.Unsafe, tr
-		res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, opts.Depth)
-		return res, nil
+		switch st {
+		case solver.Unknown:
+			res.Verdict = explicit.Unknown
+			res.Limits = []string{fmt.Sprintf("timeout at bound %d", k)}
+			return res, nil
+		case solver.Sat:
+			w := b.Witness(k)
+			steps, err := en.Steps(func(i int) []bool { return w.Values(en.Sys, i) }, k)
+			if err != nil {
+				return nil, fmt.Errorf("internal error: %v", err)
+			}
+			eo := explicit.DefaultOptions()
+			eo.Depth = opts.Depth
+			tr, err := explicit.Replay(p, eo, steps)
+			if err != nil {
+				return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+			}
+			res.Verdict, res.Trace = explicit.Unsafe, tr
+			res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, opts.Depth)
+			return res, nil
+		}
 	}
-	// No violation within the bound: did the stack overflow, and does any
-	// execution run longer than the bound?
-	switch b.Within(ctx, en.Sys.Bad[encode.PropOverflow].Lit, opts.MaxSteps) {
-	case solver.Sat:
+	if overflow {
 		res.Verdict = explicit.Unknown
 		res.Limits = []string{fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)}
 		return res, nil
-	case solver.Unknown:
-		res.Verdict = explicit.Unknown
-		res.Limits = []string{"timeout"}
-		return res, nil
 	}
+	// Does any execution run longer than the bound?
 	if _, st := b.Search(ctx, en.Running(), opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
 		res.Bounds = fmt.Sprintf("every execution (all end within %d steps), call depth %d", opts.MaxSteps, opts.Depth)
 	}

@@ -14,10 +14,10 @@ type Lit int32
 // Builder makes formulas. Implementations share equal subformulas where
 // they can (structural hashing), so building the same And twice is cheap.
 type Builder interface {
-	True() Lit         // the constant true; False is Not(True())
-	NewVar() Lit       // a fresh unconstrained Boolean variable
-	Not(a Lit) Lit     // negation
-	And(a, b Lit) Lit  // conjunction
+	True() Lit        // the constant true; False is Not(True())
+	NewVar() Lit      // a fresh unconstrained Boolean variable
+	Not(a Lit) Lit    // negation
+	And(a, b Lit) Lit // conjunction
 }
 
 // Status is the outcome of Solve.

@@ -6,10 +6,10 @@ import (
 	"io"
 )
 
-// Folded returns a copy of s without invariant constraints: a latch
-// remembers whether a constraint has failed, and every bad property holds
-// only while none has. Tools that ignore AIGER constraints then check the
-// same problem.
+// Folded returns a copy of s without constraints: a latch remembers
+// whether a constraint has failed in an earlier frame, and every bad
+// property holds only while none has. Tools that ignore constraints then
+// check the same problem.
 func (s *System) Folded() *System {
 	c := &System{
 		nodes:      append([]node(nil), s.nodes...),
@@ -32,9 +32,8 @@ func (s *System) Folded() *System {
 	}
 	failed := c.NewLatch("constraint_failed", Init0)
 	c.SetNext(failed, c.Or(failed, ok.Not()))
-	valid := c.And(ok, failed.Not())
 	for _, p := range s.Bad {
-		c.Bad = append(c.Bad, Property{Name: p.Name, Lit: c.And(p.Lit, valid)})
+		c.Bad = append(c.Bad, Property{Name: p.Name, Lit: c.And(p.Lit, failed.Not())})
 	}
 	return c
 }

@@ -1,7 +1,9 @@
 // Package ts is the transition system every sequential question is
 // reduced to: an and-inverter graph over inputs and latches, with initial
 // values and next-state functions for the latches, bad-state properties,
-// and invariant constraints that every step taken must satisfy. It is the
+// and constraints that every step taken must satisfy: a path s0..sk
+// reaches a bad state when bad holds at sk and the constraints hold at
+// s0..s(k-1). It is the
 // form AIGER describes, so the same system is unrolled for gini or Z3 and
 // exported for hardware model checkers.
 package ts
@@ -40,7 +42,7 @@ const (
 type Init uint8
 
 const (
-	Init0    Init = iota
+	Init0 Init = iota
 	Init1
 	InitFree // any value (AIGER's uninitialised latch)
 )
@@ -73,7 +75,7 @@ type System struct {
 	latches     []LatchInfo
 	latchIndex  map[int]int // variable -> index in latches
 	Bad         []Property  // each is checked separately
-	Constraints []Lit       // must hold in every state from which a step is taken, and where bad is checked
+	Constraints []Lit       // must hold in every state (with its inputs) from which a step is taken
 }
 
 // New returns an empty system.

@@ -65,8 +65,8 @@ func randomSystem(r *rand.Rand) *System {
 
 // simulate runs s on the input sequence with the given free initial latch
 // values and returns, per step, the values of the properties with
-// constraints applied (a property counts only while every constraint has
-// held so far, this step included).
+// constraints applied (a property counts only while every constraint held
+// at the earlier steps).
 func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
 	vals := make([]bool, s.NumVars())
 	for i, l := range s.Latches() {
@@ -84,14 +84,14 @@ func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
 			vals[l.Var()] = in[i]
 		}
 		s.Eval(vals)
-		for _, c := range s.Constraints {
-			ok = ok && Value(vals, c)
-		}
 		var row []bool
 		for _, p := range s.Bad {
 			row = append(row, ok && Value(vals, p.Lit))
 		}
 		out = append(out, row)
+		for _, c := range s.Constraints {
+			ok = ok && Value(vals, c)
+		}
 		next := make([]bool, len(s.Latches()))
 		for i, l := range s.Latches() {
 			next[i] = Value(vals, l.Next)

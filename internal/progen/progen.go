@@ -58,7 +58,14 @@ func Generate(seed int64, cfg Config) string {
 	if cfg.WithHelper {
 		g.printf("\nbool helper(a) begin\n  decl l0;\n")
 		g.printf("  if (%s) then\n    l0 := helper(!a);\n  else\n    l0 := %s;\n  fi\n", g.expr(1, []string{"a"}), g.expr(1, []string{"a"}))
+		g.printf("  if (%s) then return; fi\n", g.expr(1, []string{"a", "l0"}))
 		g.printf("  return l0 ^ a;\nend\n")
+		g.printf("\nbool<2> pair(a, b) begin\n")
+		if cfg.Globals > 0 {
+			g.printf("  enforce %s;\n", g.pick("a | !a", "g0 | a | b", "T"))
+		}
+		g.printf("  if (%s) then return b, a; fi\n", g.expr(1, []string{"a", "b"}))
+		g.printf("  return %s, schoose[a, b];\nend\n", g.expr(1, []string{"a", "b"}))
 	}
 	for t := 0; t < cfg.Threads; t++ {
 		g.printf("\nthread void t%d() begin\n", t)
@@ -142,11 +149,20 @@ func (g *gen) stmt(indent string, locals []string) {
 	case 5:
 		g.printf("%sassume(%s);\n", indent, g.expr(1, vars))
 	case 6:
-		if g.cfg.WithHelper && len(locals) > 0 {
+		switch {
+		case g.cfg.WithHelper && len(locals) > 0 && g.r.Intn(2) == 0:
 			g.printf("%s%s := helper(%s);\n", indent, locals[g.r.Intn(len(locals))], g.expr(1, vars))
-			return
+		case g.cfg.WithHelper && len(vars) > 1:
+			a, b := g.r.Intn(len(vars)), g.r.Intn(len(vars)-1)
+			if b >= a {
+				b++
+			}
+			g.printf("%s%s, %s := pair(%s, %s);\n", indent, vars[a], vars[b], g.expr(1, vars), g.expr(1, vars))
+		case g.r.Intn(2) == 0:
+			g.printf("%s%s := schoose[%s, %s];\n", indent, vars[g.r.Intn(len(vars))], g.expr(1, vars), g.expr(1, vars))
+		default:
+			g.printf("%sdead %s;\n", indent, vars[g.r.Intn(len(vars))])
 		}
-		g.printf("%sskip;\n", indent)
 	case 7:
 		if g.cfg.Locks > 0 {
 			m := fmt.Sprintf("m%d", g.r.Intn(g.cfg.Locks))
@@ -173,10 +189,15 @@ func (g *gen) stmt(indent string, locals []string) {
 		g.stmts(1+g.r.Intn(2), indent+"  ", locals)
 		g.printf("%satomic_end;\n", indent)
 	case 13:
-		g.labels++
-		l := fmt.Sprintf("L%d", g.labels)
-		g.printf("%sif (%s) then goto %s; fi\n", indent, g.expr(1, vars), l)
-		g.stmts(1, indent, locals)
-		g.printf("%s%s: skip;\n", indent, l)
+		g.labels += 2
+		l, m := fmt.Sprintf("L%d", g.labels-1), fmt.Sprintf("L%d", g.labels)
+		if g.r.Intn(2) == 0 {
+			g.printf("%sif (%s) then goto %s; fi\n", indent, g.expr(1, vars), m)
+		} else {
+			g.printf("%sgoto %s, %s;\n", indent, l, m)
+		}
+		g.printf("%s%s: ", indent, l)
+		g.stmt(indent, locals)
+		g.printf("%s%s: skip;\n", indent, m)
 	}
 }
