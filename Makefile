@@ -3,13 +3,26 @@
 GO      ?= go
 BIN     := bin/bmc
 EXAMPLE := examples/bluetooth.bpl
+# TAGS=noz3 builds without Z3 (no cgo, no libz3 needed).
+TAGS    ?=
+GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean
+.PHONY: all build run test vet corpus fuzz bench clean deps
 
 all: build
 
-build:
-	$(GO) build -o $(BIN) ./cmd/bmc
+# Z3 comes from Debian's libz3-dev; install it when it is missing.
+deps:
+ifeq ($(findstring noz3,$(TAGS)),)
+	@if [ ! -f /usr/include/z3.h ]; then \
+	  echo "installing libz3-dev (needed by the Z3 binding in smt/; TAGS=noz3 builds without it)"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	fi
+endif
+
+build: deps
+	$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/bmc
 
 # The main job on an example: the Bluetooth driver is safe with one adder
 # and one stopper, and has a bug with two adders (exit status 10, trace).
@@ -17,25 +30,29 @@ run: build
 	./$(BIN) check --switches 4 --threads adder=1,stopper=1 $(EXAMPLE)
 	./$(BIN) check --switches 4 --threads adder=2,stopper=1 $(EXAMPLE) || test $$? -eq 10
 
-vet:
+vet: deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet $(GOFLAGS_TAGS) ./...
 
 # Every test: unit and table tests, examples, corpus verdicts, differential
 # tests, and the parser fuzz target's seed corpus.
 test: vet
-	$(GO) test -timeout 20m ./...
+	$(GO) test $(GOFLAGS_TAGS) -timeout 20m ./...
+ifeq ($(findstring noz3,$(TAGS)),)
+	$(GO) vet -tags noz3 ./...
+	$(GO) test -tags noz3 -short ./smt ./driver
+endif
 
 # The corpus verdict check with the acceptance time limit of 60 s a program.
-corpus:
+corpus: deps
 	BMC_CORPUS_TIMEOUT=60s BMC_CORPUS_MAX_STATES=100000000 $(GO) test -timeout 60m -run TestCorpusVerdicts -v ./explicit
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 5m ./lang
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+bench: deps
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./...
 
 clean:
 	rm -rf bin

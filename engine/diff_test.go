@@ -100,7 +100,7 @@ func TestDifferentialSequential(t *testing.T) {
 				fail("BMC found a violation the explicit search did not")
 			case ex.Verdict == explicit.Unsafe && statements(ex.Trace) <= bound && res.Verdict != explicit.Unsafe:
 				fail("BMC missed a violation %d statements deep", statements(ex.Trace))
-			case depthHit && res.Verdict == explicit.Safe && strings.HasPrefix(res.Bounds, "every execution"):
+			case depthHit && res.Verdict == explicit.Safe && strings.HasPrefix(res.Bounds, "all executions"):
 				fail("BMC saw every execution but not the depth bound")
 			}
 			counts[name+" "+res.Verdict.String()]++

@@ -82,7 +82,7 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	}
 	// Does any execution run longer than the bound?
 	if _, st := b.Search(ctx, en.Running(), opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
-		res.Bounds = fmt.Sprintf("every execution (all end within %d steps), call depth %d", opts.MaxSteps, opts.Depth)
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", opts.MaxSteps, opts.Depth)
 	}
 	res.Verdict = explicit.Safe
 	return res, nil

@@ -21,7 +21,11 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	case Unsafe:
 		t := r.Trace
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
-		fmt.Fprintf(w, "trace (%d steps, %s):\n", countSteps(t), plural(t.Switches, "context switch"))
+		if t.Switches > 0 {
+			fmt.Fprintf(w, "trace (%d steps, %s):\n", countSteps(t), plural(t.Switches, "context switch"))
+		} else {
+			fmt.Fprintf(w, "trace (%d steps):\n", countSteps(t))
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, s := range t.Steps {
 			if s.Event != "" {

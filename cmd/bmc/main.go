@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"bmc/driver"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/lang"
@@ -23,6 +24,7 @@ const (
 	exitViolation = 10
 	exitBadInput  = 2
 	exitUnknown   = 3
+	exitInternal  = 4 // a bug in bmc, e.g. a counterexample that does not replay
 )
 
 // exitError carries an exit status through cobra.
@@ -143,6 +145,9 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 
 type checkFlags struct {
 	engine      string
+	solver      string
+	maxSteps    int
+	quiet       bool
 	target      string
 	threads     string
 	rounds      int
@@ -171,7 +176,10 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.engine, "engine", "explicit", "engine: explicit")
+	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking, one thread), explicit (explicit-state search), or auto (bmc for one thread, else explicit)")
+	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
+	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
@@ -187,10 +195,10 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 }
 
 func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.Writer) error {
-	if f.engine != "explicit" {
-		return usageErr("bmc check: unknown engine %q (available: explicit)", f.engine)
-	}
 	fl := cmd.Flags()
+	if f.maxSteps < 0 {
+		return usageErr("bmc check: --max-steps must not be negative, got %d", f.maxSteps)
+	}
 	if fl.Changed("rounds") && fl.Changed("switches") {
 		return usageErr("bmc check: give either -k (rounds) or --switches, not both")
 	}
@@ -224,13 +232,20 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	eo := explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
-		MaxThreads: f.maxThreads, MaxStates: f.maxStates, Timeout: f.timeout, NoReduction: f.noReduction}
-	c, err := explicit.New(p, eo)
-	if err != nil {
-		return usageErr("bmc check: %v", err)
+	o := driver.Options{Engine: f.engine, Solver: f.solver, MaxSteps: f.maxSteps, Timeout: f.timeout,
+		Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
+			MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
+	if !f.quiet {
+		o.Progress = stderr
 	}
-	res := c.Run(context.Background())
+	res, err := driver.Check(context.Background(), p, o)
+	var ue *driver.UsageError
+	switch {
+	case errors.As(err, &ue):
+		return usageErr("bmc check: %v", err)
+	case err != nil:
+		return &exitError{code: exitInternal, msg: "bmc: " + err.Error()}
+	}
 	if f.json {
 		if err := res.WriteJSON(stdout, path); err != nil {
 			return err

@@ -1,0 +1,62 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/smt"
+)
+
+func TestUsageErrors(t *testing.T) {
+	seq, _, err := ir.Load("s.bpl", []byte(`void main() begin assert(F); end`), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conc, _, err := ir.Load("c.bpl", []byte(`thread void a() begin skip; end thread void b() begin skip; end`), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Options{Engine: "auto", Solver: "gini", MaxSteps: 5, Explicit: explicit.DefaultOptions()}
+	cases := []struct {
+		name string
+		p    *ir.Program
+		mod  func(*Options)
+		want string // substring of a *UsageError; "" for success
+	}{
+		{"auto on one thread is bmc", seq, func(o *Options) {}, ""},
+		{"auto on threads is explicit", conc, func(o *Options) {}, ""},
+		{"unknown engine", seq, func(o *Options) { o.Engine = "magic" }, `unknown engine "magic"`},
+		{"unknown solver", seq, func(o *Options) { o.Solver = "foo" }, `unknown solver "foo"`},
+		{"bmc on threads", conc, func(o *Options) { o.Engine = "bmc" }, "checks one thread"},
+	}
+	if !smt.Available {
+		cases = append(cases, struct {
+			name string
+			p    *ir.Program
+			mod  func(*Options)
+			want string
+		}{"z3 without Z3", seq, func(o *Options) { o.Solver = "z3" }, "built without Z3"})
+	}
+	for _, c := range cases {
+		o := base
+		c.mod(&o)
+		res, err := Check(context.Background(), c.p, o)
+		var ue *UsageError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want == "" && res == nil:
+			t.Errorf("%s: no result", c.name)
+		case c.want != "" && (!errors.As(err, &ue) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want a usage error with %q", c.name, err, c.want)
+		}
+	}
+	res, _ := Check(context.Background(), seq, base)
+	if res.Engine != "bmc+gini" || res.Verdict != explicit.Unsafe {
+		t.Errorf("auto on one thread: %s %s", res.Engine, res.Verdict)
+	}
+}
