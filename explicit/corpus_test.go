@@ -1,16 +1,14 @@
 package explicit
 
 import (
-	"bufio"
 	"context"
 	"os"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"bmc/internal/corpus"
 	"bmc/ir"
 )
 
@@ -51,85 +49,36 @@ var manifestErrors = map[string]struct {
 		"so it never exceeds 3; the manifest's 'reaches SLIC_ERROR unconditionally' overlooks the guard"},
 }
 
-type corpusCase struct {
-	folder, file, expected, source string
-}
-
-func readManifests(t *testing.T) []corpusCase {
-	manifests, _ := filepath.Glob(filepath.Join(benchDir, "*", "MANIFEST.tsv"))
-	if len(manifests) == 0 {
-		t.Skipf("no corpus at %s", benchDir)
-	}
-	var out []corpusCase
-	for _, m := range manifests {
-		f, err := os.Open(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for first := true; sc.Scan(); first = false {
-			cols := strings.Split(sc.Text(), "\t")
-			if first || len(cols) < 4 {
-				continue
-			}
-			out = append(out, corpusCase{folder: filepath.Base(filepath.Dir(m)), file: cols[0], expected: cols[2], source: cols[3]})
-		}
-		f.Close()
-	}
-	return out
-}
-
-var (
-	roundsRe  = regexp.MustCompile(`(\d+) round-robin rounds`)
-	threadsRe = regexp.MustCompile(`found the target with <=(\d+) threads`)
-	labelRe   = regexp.MustCompile(`-l (\S+)`)
-	missesRe  = regexp.MustCompile(`a (\d+)-round bound misses it`)
-)
-
-// corpusBounds are the bounds the manifests name: Getafix programs run
-// 4 round-robin rounds (its shipped formulas; more when the verdict
-// source says so); the others run every interleaving, with the thread
-// count the verdict source gives for parameterized programs, and the
-// error label of Boppo's test.desc; Boppo's own tests get 10 threads.
-func corpusBounds(c corpusCase) (Options, ir.Options) {
+// corpusBounds turns the manifest's bounds into checker options.
+func corpusBounds(c corpus.Case) (Options, ir.Options) {
+	b := c.Bounds()
 	opts := DefaultOptions()
 	opts.Timeout, opts.MaxStates = corpusTimeout, corpusMaxStates
-	var lo ir.Options
-	switch c.folder {
-	case "getafix-trucnguyenlam", "c2boolean-trucnguyenlam":
-		opts.Rounds = 4
-		if m := roundsRe.FindStringSubmatch(c.source); m != nil {
-			opts.Rounds, _ = strconv.Atoi(m[1])
-		}
-	case "satabs-boppo":
-		opts.MaxThreads = 10 // Threads7 starts 9 threads; with 10 its verdict is exact
-		desc, _ := os.ReadFile(filepath.Join(benchDir, c.folder, filepath.Dir(c.file), "test.desc"))
-		if lines := strings.Split(string(desc), "\n"); len(lines) > 2 {
-			if m := labelRe.FindStringSubmatch(lines[2]); m != nil {
-				lo.Target = m[1]
-			}
-		}
-	default:
-		opts.MaxThreads = 3
-		if m := threadsRe.FindStringSubmatch(c.source); m != nil {
-			opts.MaxThreads, _ = strconv.Atoi(m[1])
-		}
+	opts.Rounds = b.Rounds
+	if b.MaxThreads > 0 {
+		opts.MaxThreads = b.MaxThreads
 	}
-	return opts, lo
+	return opts, ir.Options{Target: b.Target}
 }
 
 // TestCorpusVerdicts checks the explicit checker against the expected
 // verdicts of the third-party corpus.
 func TestCorpusVerdicts(t *testing.T) {
-	for _, c := range readManifests(t) {
-		if c.expected != "safe" && c.expected != "unsafe" {
+	cases, err := corpus.Load(benchDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Skipf("no corpus at %s", benchDir)
+	}
+	for _, c := range cases {
+		if c.Expected != "safe" && c.Expected != "unsafe" {
 			continue
 		}
-		key := c.folder + "/" + c.file
+		key := c.Key()
 		t.Run(key, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(benchDir, c.folder, c.file)
+			path := c.Path()
 			src, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -145,11 +94,11 @@ func TestCorpusVerdicts(t *testing.T) {
 			}
 			res := ck.Run(context.Background())
 			want := Safe
-			if c.expected == "unsafe" {
+			if c.Expected == "unsafe" {
 				want = Unsafe
 			}
 			if me, ok := manifestErrors[key]; ok {
-				t.Logf("manifest says %s; checking %s instead: %s", c.expected, me.verdict, me.reason)
+				t.Logf("manifest says %s; checking %s instead: %s", c.Expected, me.verdict, me.reason)
 				want = me.verdict
 			}
 			notFinished := false
@@ -172,8 +121,8 @@ func TestCorpusVerdicts(t *testing.T) {
 				t.Errorf("verdict %s within %s %v, manifest expects %s %s", res.Verdict, res.Bounds, res.Limits, want, msg)
 			}
 			// "a 4-round bound misses it": the bug needs more rounds.
-			if m := missesRe.FindStringSubmatch(c.source); m != nil {
-				opts.Rounds, _ = strconv.Atoi(m[1])
+			if miss := c.Bounds().MissRounds; miss > 0 {
+				opts.Rounds = miss
 				ck, _ := New(p, opts)
 				if r := ck.Run(context.Background()); r.Verdict != Safe {
 					t.Errorf("manifest says %d rounds miss the bug; got %s", opts.Rounds, r.Verdict)

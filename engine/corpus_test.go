@@ -1,0 +1,58 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"bmc/explicit"
+	"bmc/internal/corpus"
+	"bmc/ir"
+)
+
+// TestCorpusSequential checks every sequential corpus program with BMC on
+// each solver: the manifest's verdict, or for a safe program an honest
+// "depth bound reached" (the search is bounded in steps and call depth).
+func TestCorpusSequential(t *testing.T) {
+	cases, err := corpus.Load("../../shared/bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Skip("no corpus at ../../shared/bench")
+	}
+	n := 0
+	for _, c := range cases {
+		if c.Kind != "sequential" || c.Expected != "safe" && c.Expected != "unsafe" {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(c.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _, err := ir.Load(c.Path(), src, ir.Options{Target: c.Bounds().Target})
+		if err != nil {
+			t.Fatalf("%s: %v", c.Key(), err)
+		}
+		for name, mk := range solvers(t) {
+			s := mk()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			res, err := CheckProgram(ctx, p, s, ProgramOptions{Depth: 16, MaxSteps: 50})
+			cancel()
+			s.Close()
+			if err != nil {
+				t.Fatalf("%s, %s: %v", c.Key(), name, err)
+			}
+			ok := res.Verdict.String() == c.Expected ||
+				c.Expected == "safe" && res.Verdict == explicit.Unknown && len(res.Limits) == 1 && res.Limits[0][:11] == "depth bound"
+			if !ok {
+				t.Errorf("%s, %s: %s %v within %s, manifest expects %s", c.Key(), name, res.Verdict, res.Limits, res.Bounds, c.Expected)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d sequential corpus programs", n)
+	}
+}
