@@ -38,12 +38,66 @@ func (s *System) Folded() *System {
 	return c
 }
 
-// WriteAIGER writes s in AIGER format, ASCII ("aag") or binary ("aig").
-// Constraints are folded into the properties (see Folded), and each bad
-// property is an output, as AIGER 1.0 readers expect; symbols name the
-// inputs, latches and outputs.
+// ZeroInit returns a copy of s in which every latch starts at 0 or 1:
+// a latch with a free initial value starts at 0 and, in the first frame
+// only, reads a fresh input instead (tools such as ABC take undefined
+// initial values to be 0). The copy's inputs are s's inputs followed by
+// one per free latch, in latch order.
+func (s *System) ZeroInit() *System {
+	c := New()
+	m := make([]Lit, len(s.nodes))
+	mapLit := func(l Lit) Lit { return m[l.Var()] ^ l&1 }
+	for i, in := range s.inputs {
+		m[in.Var()] = c.NewInput(s.inputNames[i])
+	}
+	var free []Lit
+	for _, l := range s.latches {
+		if l.Init == InitFree {
+			free = append(free, c.NewInput("init "+l.Name))
+		}
+	}
+	started := False
+	if len(free) > 0 {
+		started = c.NewLatch("started", Init0)
+		c.SetNext(started, True)
+	}
+	var latches []Lit
+	for _, l := range s.latches {
+		init := l.Init
+		if init == InitFree {
+			init = Init0
+		}
+		nl := c.NewLatch(l.Name, init)
+		latches = append(latches, nl)
+		m[l.Lit.Var()] = nl
+		if l.Init == InitFree {
+			m[l.Lit.Var()] = c.Ite(started, nl, free[0])
+			free = free[1:]
+		}
+	}
+	for v := 1; v < len(s.nodes); v++ {
+		if n := s.nodes[v]; n.kind == And {
+			m[v] = c.And(mapLit(n.a), mapLit(n.b))
+		}
+	}
+	for i, l := range s.latches {
+		c.SetNext(latches[i], mapLit(l.Next))
+	}
+	for _, p := range s.Bad {
+		c.Bad = append(c.Bad, Property{Name: p.Name, Lit: mapLit(p.Lit)})
+	}
+	for _, k := range s.Constraints {
+		c.AddConstraint(mapLit(k))
+	}
+	return c
+}
+
+// WriteAIGER writes s in AIGER format, ASCII ("aag") or binary ("aig"),
+// for any AIGER reader: latches start at 0 or 1 (see ZeroInit),
+// constraints are folded into the properties (see Folded), and each bad
+// property is an output; symbols name the inputs, latches and outputs.
 func (s *System) WriteAIGER(w io.Writer, binary bool) error {
-	f := s.Folded()
+	f := s.ZeroInit().Folded()
 	// AIGER numbers inputs first, then latches, then ands in topological
 	// order; our variables interleave them, so renumber.
 	renum := make([]Lit, len(f.nodes))
@@ -82,11 +136,8 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 			fmt.Fprintf(bw, "%d ", lit(l.Lit))
 		}
 		fmt.Fprintf(bw, "%d", lit(l.Next))
-		switch l.Init {
-		case Init1:
+		if l.Init == Init1 {
 			fmt.Fprint(bw, " 1")
-		case InitFree:
-			fmt.Fprintf(bw, " %d", lit(l.Lit))
 		}
 		fmt.Fprintln(bw)
 	}

@@ -230,12 +230,20 @@ func TestAIGERRoundTrip(t *testing.T) {
 			}
 			a := parseAIGER(t, buf.Bytes())
 			for run := 0; run < 5; run++ {
-				var inputs [][]bool
+				var inputs, exported [][]bool
+				free := []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0}
 				for k := 0; k < 8; k++ {
-					inputs = append(inputs, []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0})
+					in := []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0}
+					inputs = append(inputs, in)
+					// The export reads free initial values from extra
+					// inputs in the first frame (latch 2 is the free one).
+					extra := []bool{r.Intn(2) == 0}
+					if k == 0 {
+						extra = []bool{free[2]}
+					}
+					exported = append(exported, append(append([]bool(nil), in...), extra...))
 				}
-				free := []bool{r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0, r.Intn(2) == 0, false}
-				want, got := simulate(s, inputs, free), a.simulate(inputs, free)
+				want, got := simulate(s, inputs, free), a.simulate(exported, nil)
 				if fmt.Sprint(want) != fmt.Sprint(got) {
 					t.Fatalf("seed %d binary %v: system %v, AIGER %v\n%s", seed, binary, want, got, buf.String())
 				}

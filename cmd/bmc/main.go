@@ -74,7 +74,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("bmc %s: %v\nRun 'bmc %s --help' for usage.", c.Name(), err, c.Name())
 	})
-	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr))
 	return root
 }
 

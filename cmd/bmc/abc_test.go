@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestABCAgrees exports examples as AIGER and checks them with ABC: an
+// unsafe one must fail at the bound where bmc finds the violation, a safe
+// one must be proved by pdr. Skipped when ABC is not installed.
+func TestABCAgrees(t *testing.T) {
+	abc, err := exec.LookPath("berkeley-abc")
+	if err != nil {
+		if abc, err = exec.LookPath("abc"); err != nil {
+			t.Skip("ABC is not installed (apt-get install berkeley-abc); the AIGER cross-check is skipped")
+		}
+	}
+	frameRe := regexp.MustCompile(`asserted in frame (\d+)`)
+	boundRe := regexp.MustCompile(`violation found within (\d+) steps`)
+	cases := []struct {
+		file          string
+		check, export []string // flags of each command
+		safe          bool
+	}{
+		{"seq_counter.bpl", []string{"--max-steps", "20"}, nil, false},
+		{"seq_recursion.bpl", []string{"--depth", "5"}, []string{"--depth", "5"}, false},
+		{"seq_swap.bpl", nil, nil, true},
+	}
+	for _, c := range cases {
+		prog := filepath.Join("../../examples", c.file)
+		var aig, stderr bytes.Buffer
+		args := append([]string{"export", "--aiger", "--binary"}, c.export...)
+		if code := run(append(args, prog), &aig, &stderr); code != 0 {
+			t.Fatalf("%s: export exit %d: %s", c.file, code, stderr.String())
+		}
+		path := filepath.Join(t.TempDir(), "p.aig")
+		if err := os.WriteFile(path, aig.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.safe {
+			out, _ := exec.Command(abc, "-c", "read_aiger "+path+"; pdr").CombinedOutput()
+			if !strings.Contains(string(out), "Property proved") {
+				t.Errorf("%s: ABC pdr did not prove it:\n%s", c.file, out)
+			}
+			continue
+		}
+		var check bytes.Buffer
+		run(append(append([]string{"check", "--quiet"}, c.check...), prog), &check, &stderr)
+		want := boundRe.FindStringSubmatch(check.String())
+		out, _ := exec.Command(abc, "-c", "read_aiger "+path+"; bmc3 -F 40").CombinedOutput()
+		got := frameRe.FindStringSubmatch(string(out))
+		if want == nil || got == nil || want[1] != got[1] {
+			t.Errorf("%s: bmc says %q, ABC says %q\n%s", c.file, want, got, out)
+		}
+	}
+}
