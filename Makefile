@@ -52,7 +52,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 5m ./lang
 
 bench: deps
-	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem ./...
+	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem -benchtime 3x ./...
 
 clean:
 	rm -rf bin

@@ -120,9 +120,24 @@ func Sequential(p *ir.Program) error {
 	return nil
 }
 
+// Options shape the encoding.
+type Options struct {
+	Depth int // call stack frames
+	// SmallSteps makes every statement a step of its own instead of
+	// executing straight-line blocks in one step (to measure what large
+	// blocks gain).
+	SmallSteps bool
+}
+
 // Encode builds the transition system of a sequential program with call
 // stacks of at most depth frames.
 func Encode(p *ir.Program, depth int) (*Encoding, error) {
+	return EncodeWith(p, Options{Depth: depth})
+}
+
+// EncodeWith is Encode with all options.
+func EncodeWith(p *ir.Program, o Options) (*Encoding, error) {
+	depth := o.Depth
 	if err := Sequential(p); err != nil {
 		return nil, fmt.Errorf("the bmc engine checks one thread: %v", err)
 	}
@@ -131,7 +146,7 @@ func Encode(p *ir.Program, depth int) (*Encoding, error) {
 	}
 	en := &Encoding{Prog: p, Sys: ts.New(), Depth: depth, Main: p.Threads[0].Proc,
 		headPC: map[[2]int]int{}, retPC: map[int]int{}, next: map[ts.Lit][]guarded{}, byPC: map[int]*Block{}}
-	en.findBlocks()
+	en.findBlocks(o.SmallSteps)
 	en.makeState()
 	for _, b := range en.blocks {
 		en.encodeBlock(b)
@@ -142,7 +157,7 @@ func Encode(p *ir.Program, depth int) (*Encoding, error) {
 
 // ---- blocks ----
 
-func (en *Encoding) findBlocks() {
+func (en *Encoding) findBlocks(small bool) {
 	p := en.Prog
 	en.Locs = []Loc{{Kind: LocEmpty}, {Kind: LocDone}}
 	for _, pr := range p.Procs {
@@ -163,7 +178,7 @@ func (en *Encoding) findBlocks() {
 			}
 		}
 		for id, c := range in {
-			if c > 1 {
+			if c > 1 || small {
 				heads[id] = true
 			}
 		}

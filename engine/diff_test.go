@@ -16,7 +16,7 @@ import (
 
 // solvers are the backends every differential test runs; Z3 only when the
 // build has it.
-func solvers(t *testing.T) map[string]func() solver.Solver {
+func solvers(t testing.TB) map[string]func() solver.Solver {
 	m := map[string]func() solver.Solver{"gini": func() solver.Solver { return sat.New() }}
 	if smt.Available {
 		m["z3"] = func() solver.Solver {
@@ -84,9 +84,13 @@ func TestDifferentialSequential(t *testing.T) {
 		for _, l := range ex.Limits {
 			depthHit = depthHit || strings.HasPrefix(l, "depth bound")
 		}
-		for name, mk := range solvers(t) {
+		runs := solvers(t)
+		if seed%4 == 0 { // also the encoding with one statement per step
+			runs["gini, small steps"] = runs["gini"]
+		}
+		for name, mk := range runs {
 			s := mk()
-			res, err := CheckProgram(context.Background(), p, s, ProgramOptions{Depth: depth, MaxSteps: bound})
+			res, err := CheckProgram(context.Background(), p, s, ProgramOptions{Depth: depth, MaxSteps: bound, SmallSteps: name == "gini, small steps"})
 			s.Close()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)

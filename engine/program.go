@@ -14,9 +14,10 @@ import (
 
 // ProgramOptions bound a BMC run on a program.
 type ProgramOptions struct {
-	Depth    int // call stack frames
-	MaxSteps int // transitions (large blocks) to unroll
-	Progress io.Writer
+	Depth      int // call stack frames
+	MaxSteps   int // transitions (large blocks) to unroll
+	SmallSteps bool
+	Progress   io.Writer
 }
 
 // CheckProgram runs bounded model checking on a sequential program with
@@ -24,7 +25,7 @@ type ProgramOptions struct {
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
 	start := time.Now()
-	en, err := encode.Encode(p, opts.Depth)
+	en, err := encode.EncodeWith(p, encode.Options{Depth: opts.Depth, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +44,7 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	bad, ovf := en.Sys.Bad[encode.PropViolation].Lit, en.Sys.Bad[encode.PropOverflow].Lit
 	overflow := false
 	for k := 0; k <= opts.MaxSteps; k++ {
-		res.Stats = stats(k)
+		res.Stats, res.Bound = stats(k), k
 		target := b.U.At(bad, k)
 		if !overflow {
 			target = solver.Or(s, target, b.U.At(ovf, k))

@@ -54,6 +54,7 @@ type Result struct {
 	Limits  []string // limits that made the search incomplete (Unknown)
 	Trace   *Trace   // for Unsafe
 	States  int      // explicit: distinct states explored
+	Bound   int      // bmc: the unrolling depth reached
 	Stats   string   // what the engine did, for people ("1234 states")
 	Elapsed time.Duration
 }
