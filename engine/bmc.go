@@ -2,9 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"time"
 
 	"bmc/solver"
 	"bmc/ts"
@@ -19,18 +16,14 @@ type BMC struct {
 	Sys *ts.System
 	S   solver.Solver
 	U   *Unrolling
-	// Progress, when set, gets a line per bound once a search has run for
-	// more than a second.
-	Progress io.Writer
 
-	acts  []solver.Lit // acts[i] switches on the constraints of frame i
-	ok    ts.Lit
-	start time.Time
+	acts []solver.Lit // acts[i] switches on the constraints of frame i
+	ok   ts.Lit
 }
 
 // NewBMC prepares bounded model checking of sys with s.
 func NewBMC(sys *ts.System, s solver.Solver) *BMC {
-	b := &BMC{Sys: sys, S: s, U: NewUnrolling(sys, s), start: time.Now()}
+	b := &BMC{Sys: sys, S: s, U: NewUnrolling(sys, s)}
 	b.ok = sys.Ands(sys.Constraints...)
 	return b
 }
@@ -49,12 +42,7 @@ func (b *BMC) stepsTaken(k int) []solver.Lit {
 // Query decides whether target (a formula over frame k) holds at the end
 // of a path of k steps.
 func (b *BMC) Query(ctx context.Context, k int, target solver.Lit) solver.Status {
-	t := time.Now()
-	st := b.S.Solve(ctx, append(b.stepsTaken(k), target)...)
-	if b.Progress != nil && time.Since(b.start) > time.Second {
-		fmt.Fprintf(b.Progress, "bmc: bound %d: %s (%s, %.2fs)\n", k, st, b.S.Name(), time.Since(t).Seconds())
-	}
-	return st
+	return b.S.Solve(ctx, append(b.stepsTaken(k), target)...)
 }
 
 // Search returns the least k in [from, to] at which target holds on some

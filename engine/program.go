@@ -30,7 +30,6 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 		return nil, err
 	}
 	b := NewBMC(en.Sys, s)
-	b.Progress = opts.Progress
 	res := &explicit.Result{
 		Engine: "bmc+" + s.Name(),
 		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, opts.Depth),
@@ -53,6 +52,10 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 		if st == solver.Sat && !overflow && !s.Value(b.U.At(bad, k)) {
 			overflow = true
 			st = b.Query(ctx, k, b.U.At(bad, k))
+		}
+		if opts.Progress != nil && time.Since(start) > time.Second {
+			fmt.Fprintf(opts.Progress, "bmc: bound %d: %s (%s, %.1fs)\n", k, map[solver.Status]string{
+				solver.Unsat: "no violation", solver.Sat: "violation", solver.Unknown: "interrupted"}[st], s.Name(), time.Since(start).Seconds())
 		}
 		switch st {
 		case solver.Unknown:

@@ -61,7 +61,8 @@ type jsonResult struct {
 	Verdict   string     `json:"verdict"`
 	Bounds    string     `json:"bounds"`
 	Limits    []string   `json:"limits,omitempty"`
-	States    int        `json:"states"`
+	States    int        `json:"states,omitempty"`
+	Stats     string     `json:"stats"`
 	Seconds   float64    `json:"seconds"`
 	Violation *jsonViol  `json:"violation,omitempty"`
 	Trace     []jsonStep `json:"trace,omitempty"`
@@ -78,7 +79,7 @@ type jsonViol struct {
 // WriteJSON prints the result as one JSON object.
 func (r *Result) WriteJSON(w io.Writer, file string) error {
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: r.Verdict.String(), Bounds: r.Bounds,
-		Limits: r.Limits, States: r.States, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, States: r.States, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {
