@@ -30,25 +30,6 @@ func solvers(t testing.TB) map[string]func() solver.Solver {
 	return m
 }
 
-func statements(tr *explicit.Trace) int {
-	n := 0
-	for _, s := range tr.Steps {
-		if s.Event == "" {
-			n++
-		}
-	}
-	return n
-}
-
-func incomplete(r *explicit.Result) bool {
-	for _, l := range r.Limits {
-		if strings.HasPrefix(l, "state limit") || strings.HasPrefix(l, "timeout") {
-			return true
-		}
-	}
-	return false
-}
-
 // TestDifferentialSequential checks random sequential programs (calls,
 // recursion, loops, nondeterminism, assume/assert, constrain, multiple
 // returns, locks) with the explicit checker and with BMC on every solver.
@@ -76,7 +57,7 @@ func TestDifferentialSequential(t *testing.T) {
 		eo.Depth, eo.MaxStates = depth, 200_000
 		ck, _ := explicit.New(p, eo)
 		ex := ck.Run(context.Background())
-		if incomplete(ex) {
+		if ex.Incomplete() {
 			counts["explicit incomplete"]++
 			continue
 		}
@@ -102,8 +83,8 @@ func TestDifferentialSequential(t *testing.T) {
 			switch {
 			case res.Verdict == explicit.Unsafe && ex.Verdict != explicit.Unsafe:
 				fail("BMC found a violation the explicit search did not")
-			case ex.Verdict == explicit.Unsafe && statements(ex.Trace) <= bound && res.Verdict != explicit.Unsafe:
-				fail("BMC missed a violation %d statements deep", statements(ex.Trace))
+			case ex.Verdict == explicit.Unsafe && ex.Trace.Statements() <= bound && res.Verdict != explicit.Unsafe:
+				fail("BMC missed a violation %d statements deep", ex.Trace.Statements())
 			case depthHit && res.Verdict == explicit.Safe && strings.HasPrefix(res.Bounds, "all executions"):
 				fail("BMC saw every execution but not the depth bound")
 			}

@@ -3,7 +3,6 @@ package explicit
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 
 	"bmc/internal/progen"
@@ -59,7 +58,7 @@ func TestReductionAgreesOnRandomPrograms(t *testing.T) {
 			full := opts
 			full.NoReduction = true
 			a, b := runExplicit(t, p, opts), runExplicit(t, p, full)
-			if incomplete(a) || incomplete(b) {
+			if a.Incomplete() || b.Incomplete() {
 				continue
 			}
 			if (a.Verdict == Unsafe) != (b.Verdict == Unsafe) {
@@ -76,13 +75,4 @@ func TestReductionAgreesOnRandomPrograms(t *testing.T) {
 		t.Fatalf("%d of %d (program, schedule) pairs unsafe: want both outcomes", unsafe, total)
 	}
 	t.Logf("%d of %d (program, schedule) pairs unsafe", unsafe, total)
-}
-
-func incomplete(r *Result) bool {
-	for _, l := range r.Limits {
-		if strings.HasPrefix(l, "state limit") || strings.HasPrefix(l, "timeout") {
-			return true
-		}
-	}
-	return false
 }

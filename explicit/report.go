@@ -22,9 +22,9 @@ func (r *Result) WriteText(w io.Writer, file string) {
 		t := r.Trace
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
 		if t.Switches > 0 {
-			fmt.Fprintf(w, "trace (%d steps, %s):\n", countSteps(t), plural(t.Switches, "context switch"))
+			fmt.Fprintf(w, "trace (%d steps, %s):\n", t.Statements(), plural(t.Switches, "context switch"))
 		} else {
-			fmt.Fprintf(w, "trace (%d steps):\n", countSteps(t))
+			fmt.Fprintf(w, "trace (%d steps):\n", t.Statements())
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, s := range t.Steps {
@@ -39,7 +39,9 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	}
 }
 
-func countSteps(t *Trace) int {
+// Statements is the number of executed statements in the trace
+// (scheduling events excluded).
+func (t *Trace) Statements() int {
 	n := 0
 	for _, s := range t.Steps {
 		if s.Event == "" {
@@ -47,6 +49,17 @@ func countSteps(t *Trace) int {
 		}
 	}
 	return n
+}
+
+// Incomplete reports whether the search stopped at a timeout or at the
+// state limit, so that the verdict says nothing about the bounds.
+func (r *Result) Incomplete() bool {
+	for _, l := range r.Limits {
+		if strings.HasPrefix(l, "timeout") || strings.HasPrefix(l, "state limit") {
+			return true
+		}
+	}
+	return false
 }
 
 type jsonStep struct {
