@@ -7,9 +7,10 @@ import (
 )
 
 // ReplayStep is one statement of a counterexample found by another engine:
-// the edge the thread takes and the values the engine's model gives after
-// it.
+// the thread, the edge it takes and the values the engine's model gives
+// after it.
 type ReplayStep struct {
+	Thread  int // index among the threads in existence (init is thread 0 while it runs)
 	Edge    *ir.Edge
 	Globals []ir.Value // all globals after the step; nil: not given
 	Locals  []ir.Value // the locals of the thread's top frame after the step; nil: not given
@@ -21,7 +22,7 @@ type replayPath struct {
 	next   []*state // successors of the step being replayed
 }
 
-// Replay executes the steps on the (single) thread from the initial state,
+// Replay executes the steps, each on its thread, from the initial state,
 // resolving each nondeterministic choice to the given values, and returns
 // the trace of the violation they reach. It is an error when a step cannot
 // be executed with those values, or when the steps end without violation:
@@ -44,19 +45,25 @@ func Replay(p *ir.Program, opts Options, steps []ReplayStep) (*Trace, error) {
 	cur := starts[0]
 	c.replay.states, c.replay.recs = []*state{cur}, []stepRec{{kind: recStart}}
 	for i, st := range steps {
-		th := &cur.threads[0]
+		if st.Thread < 0 || st.Thread >= len(cur.threads) {
+			return nil, fmt.Errorf("replay: step %d (%s): no thread %d", i, st.Edge.Stmt, st.Thread)
+		}
+		th := &cur.threads[st.Thread]
 		if !th.alive() {
 			return nil, fmt.Errorf("replay: step %d (%s): the thread has terminated", i, st.Edge.Stmt)
+		}
+		if o := c.atomicOwner(cur); o >= 0 && o != st.Thread {
+			return nil, fmt.Errorf("replay: step %d (%s): another thread is inside an atomic section", i, st.Edge.Stmt)
 		}
 		if top := th.top(); top.proc != st.Edge.Proc || top.pc != st.Edge.From {
 			return nil, fmt.Errorf("replay: step %d (%s at %s): the thread is at %s in %s",
 				i, st.Edge.Stmt, st.Edge.Pos, top.proc.Nodes[top.pc].Pos, top.proc.Name)
 		}
-		rec := stepRec{kind: recStep, edge: int32(st.Edge.ID)}
+		rec := stepRec{kind: recStep, thread: int16(st.Thread), edge: int32(st.Edge.ID)}
 		c.executing = rec
 		c.replay.next = nil
 		from := cur
-		c.step(from, 0, st.Edge, func(n *state) { c.arrive(from, n, 0, rec) })
+		c.step(from, st.Thread, st.Edge, func(n *state) { c.arrive(from, n, st.Thread, rec) })
 		if c.found {
 			return c.trace, nil
 		}
@@ -96,7 +103,10 @@ func refine(n *state, st ReplayStep) *state {
 			return nil
 		}
 	}
-	if th := &r.threads[0]; th.alive() {
+	if st.Thread >= len(r.threads) {
+		return r // init ended with this step; the threads' locals are not given
+	}
+	if th := &r.threads[st.Thread]; th.alive() {
 		top := th.top()
 		for k, v := range st.Locals {
 			if k < len(top.locals) && !fit(&top.locals[k], v) {
