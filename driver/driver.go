@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"bmc/encode"
@@ -15,20 +17,30 @@ import (
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/sat"
+	"bmc/seq"
 	"bmc/smt"
 	"bmc/solver"
 )
 
-// Engines and solvers by name.
+// Engines, solvers and sequentializations by name.
 var (
 	Engines = []string{"auto", "bmc", "explicit"}
 	Solvers = []string{"gini", "z3"}
+	Seqs    = []string{"auto", "eager", "lazy", "direct"}
+)
+
+// Largest bounds accepted: the sequentializations grow with the number of
+// contexts (copies of the shared state per context).
+const (
+	MaxRounds   = 32
+	MaxSwitches = 64
 )
 
 // Options are a check's engine, solver and bounds.
 type Options struct {
-	Engine   string // auto: bmc for one thread, explicit otherwise
+	Engine   string // auto: bmc for one thread or a bounded check, explicit otherwise
 	Solver   string
+	Seq      string // concurrent programs on the bmc engine: auto, eager, lazy or direct
 	MaxSteps int
 	Timeout  time.Duration
 	Progress io.Writer // nil: quiet
@@ -64,16 +76,51 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 		defer cancel()
 	}
 	eng := o.Engine
+	if o.Seq == "" {
+		o.Seq = "auto"
+	}
+	if !slices.Contains(Seqs, o.Seq) {
+		return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: %s)", o.Seq, strings.Join(Seqs, ", "))}
+	}
+	if o.Explicit.Rounds > MaxRounds {
+		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Explicit.Rounds)}
+	}
+	if o.Explicit.Switches > MaxSwitches {
+		return nil, &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, o.Explicit.Switches)}
+	}
 	sequential := encode.Sequential(p)
+	bounded := o.Explicit.Rounds > 0 || o.Explicit.Switches >= 0
+	concurrentBMC := func() error {
+		if !bounded {
+			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
+		}
+		if o.Seq == "direct" {
+			return nil
+		}
+		if err := seq.Supported(p); err != nil {
+			return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
+		}
+		return nil
+	}
 	switch eng {
 	case "auto":
+		// Concurrent programs go to BMC only when a sequentialization is
+		// asked for: on the examples and the corpus the explicit search
+		// is still faster (docs/BENCHMARKS.md).
 		eng = "explicit"
 		if sequential == nil {
+			eng = "bmc"
+		} else if o.Seq != "auto" {
+			if err := concurrentBMC(); err != nil {
+				return nil, &UsageError{err.Error()}
+			}
 			eng = "bmc"
 		}
 	case "bmc":
 		if sequential != nil {
-			return nil, &UsageError{fmt.Sprintf("the bmc engine checks one thread for now (%v); use --engine explicit", sequential)}
+			if err := concurrentBMC(); err != nil {
+				return nil, &UsageError{err.Error()}
+			}
 		}
 	case "explicit":
 	default:
@@ -85,6 +132,9 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 			return nil, &UsageError{err.Error()}
 		}
 		return c.Run(ctx), nil
+	}
+	if sequential != nil {
+		return checkConcurrent(ctx, p, o)
 	}
 	s, err := NewSolver(o.Solver)
 	if err != nil {

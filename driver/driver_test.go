@@ -31,7 +31,9 @@ func TestUsageErrors(t *testing.T) {
 		{"auto on threads is explicit", conc, func(o *Options) {}, ""},
 		{"unknown engine", seq, func(o *Options) { o.Engine = "magic" }, `unknown engine "magic"`},
 		{"unknown solver", seq, func(o *Options) { o.Solver = "foo" }, `unknown solver "foo"`},
-		{"bmc on threads", conc, func(o *Options) { o.Engine = "bmc" }, "checks one thread"},
+		{"bmc on threads without a bound", conc, func(o *Options) { o.Engine = "bmc" }, "needs a bound"},
+		{"bmc on threads with a bound", conc, func(o *Options) { o.Engine = "bmc"; o.Explicit.Rounds = 1 }, ""},
+		{"unknown sequentialization", conc, func(o *Options) { o.Seq = "greedy" }, `unknown sequentialization "greedy"`},
 	}
 	if !smt.Available {
 		cases = append(cases, struct {

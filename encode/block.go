@@ -9,17 +9,22 @@ import (
 
 // env is the symbolic state of the running frame while a block executes.
 type env struct {
-	en      *Encoding
+	sys     *ts.System
+	pool    *[]ts.Lit // inputs for nondeterministic values, shared by all blocks
+	used    int       // pool inputs used so far in this step
 	proc    *ir.Proc
 	globals []ts.Lit
 	locals  []ts.Lit
-	locks   []ts.Lit
-	feas    ts.Lit // the step so far can be taken
-	pool    int    // next unused pool input
+	locks   []ts.Lit // held by the running thread
+	// others says, per lock, that another thread holds it; nil in a
+	// sequential program, where no other thread exists.
+	others []ts.Lit
+	atomic ts.Lit // the running thread is in an atomic section (direct encoding only)
+	feas   ts.Lit // the step so far can be taken
 }
 
 func (en *Encoding) frameEnv(p *ir.Proc) *env {
-	v := &env{en: en, proc: p, feas: ts.True,
+	v := &env{sys: en.Sys, pool: &en.Pool, proc: p, feas: ts.True,
 		globals: append([]ts.Lit(nil), en.Globals...),
 		locals:  append([]ts.Lit(nil), en.Locals[0][:len(p.Locals)]...),
 		locks:   append([]ts.Lit(nil), en.Locks...),
@@ -35,14 +40,21 @@ func (v *env) clone() *env {
 	return &c
 }
 
+// enter is an env for a new frame of p with the given locals that
+// continues v's step: same shared state, feasibility and pool position.
+func (v *env) enter(p *ir.Proc, locals []ts.Lit) *env {
+	c := *v
+	c.proc, c.locals = p, locals
+	return &c
+}
+
 // fresh returns the next pool input: an arbitrary value.
 func (v *env) fresh() ts.Lit {
-	en := v.en
-	for len(en.Pool) <= v.pool {
-		en.Pool = append(en.Pool, en.Sys.NewInput(fmt.Sprintf("nondet.%d", len(en.Pool))))
+	for len(*v.pool) <= v.used {
+		*v.pool = append(*v.pool, v.sys.NewInput(fmt.Sprintf("nondet.%d", len(*v.pool))))
 	}
-	v.pool++
-	return en.Pool[v.pool-1]
+	v.used++
+	return (*v.pool)[v.used-1]
 }
 
 func (v *env) read(x *ir.Var) ts.Lit {
@@ -64,7 +76,7 @@ func (v *env) write(x *ir.Var, l ts.Lit) {
 // passive the values of a hypothetical other thread's x$ (there is no
 // other thread in a sequential program).
 func (v *env) eval(e *ir.Expr, post, passive map[*ir.Var]ts.Lit) ts.Lit {
-	s := v.en.Sys
+	s := v.sys
 	switch e.Op {
 	case ir.OpConst:
 		if e.Val {
@@ -110,7 +122,7 @@ func (v *env) eval(e *ir.Expr, post, passive map[*ir.Var]ts.Lit) ts.Lit {
 }
 
 // assume adds c to the step's feasibility.
-func (v *env) assume(c ts.Lit) { v.feas = v.en.Sys.And(v.feas, c) }
+func (v *env) assume(c ts.Lit) { v.feas = v.sys.And(v.feas, c) }
 
 // enforce assumes p's enforce clause on the current values.
 func (v *env) enforce(p *ir.Proc) {
@@ -119,11 +131,29 @@ func (v *env) enforce(p *ir.Proc) {
 	}
 }
 
+// held is the condition that lock i is held by any thread.
+func (v *env) held(i int) ts.Lit {
+	if v.others == nil {
+		return v.locks[i]
+	}
+	return v.sys.Or(v.locks[i], v.others[i])
+}
+
+// mark applies e's atomic mark to the running thread's atomic mode.
+func (v *env) mark(e *ir.Edge) {
+	switch e.Atomic {
+	case ir.AtomicBegin:
+		v.atomic = ts.True
+	case ir.AtomicEnd:
+		v.atomic = ts.False
+	}
+}
+
 // exec executes an edge that stays in the frame and returns the
 // condition under which it violates the property (given the step got
 // this far).
 func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
-	s := v.en.Sys
+	s := v.sys
 	bad = ts.False
 	if e.Guard != nil {
 		v.assume(v.eval(e.Guard, nil, nil))
@@ -154,20 +184,19 @@ func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
 			v.write(t, v.fresh())
 		}
 	case ir.Acquire:
-		held := v.locks[e.Lock.Index]
-		v.assume(held.Not())
+		v.assume(v.held(e.Lock.Index).Not())
 		v.locks[e.Lock.Index] = ts.True
 	case ir.Release:
-		held := v.locks[e.Lock.Index]
-		bad = s.And(v.feas, held.Not())
-		v.assume(held)
+		mine := v.locks[e.Lock.Index]
+		bad = s.And(v.feas, mine.Not())
+		v.assume(mine)
 		v.locks[e.Lock.Index] = ts.False
 	case ir.TryAcquire:
-		held := v.locks[e.Lock.Index]
+		free := v.held(e.Lock.Index).Not()
 		if t := e.Targets[0]; t != nil {
-			v.write(t, held.Not())
+			v.write(t, free)
 		}
-		v.locks[e.Lock.Index] = ts.True
+		v.locks[e.Lock.Index] = s.Or(v.locks[e.Lock.Index], free)
 	default:
 		panic(fmt.Sprintf("encode: %v edge inside a block", e.Kind))
 	}
@@ -323,7 +352,7 @@ func (en *Encoding) call(v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
 	en.addOvf(s.And(sel, s.And(v.feas, full)))
 	v.assume(full.Not())
 	caller := v.locals
-	callee := &env{en: en, proc: e.Callee, globals: v.globals, locals: v.newLocals(e.Callee, args), locks: v.locks, feas: v.feas, pool: v.pool}
+	callee := v.enter(e.Callee, v.newLocals(e.Callee, args))
 	callee.enforce(e.Callee)
 	if rec != nil {
 		rec(e, callee.globals, callee.locals, callee.locks)
@@ -386,8 +415,8 @@ func (en *Encoding) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) 
 			continue
 		}
 		selR := s.And(sel, en.pcIs(1, en.retPC[call.ID]))
-		r := &env{en: en, proc: call.Proc, globals: append([]ts.Lit(nil), v.globals...),
-			locals: append([]ts.Lit(nil), en.Locals[1][:len(call.Proc.Locals)]...), locks: v.locks, feas: v.feas, pool: v.pool}
+		r := v.enter(call.Proc, append([]ts.Lit(nil), en.Locals[1][:len(call.Proc.Locals)]...))
+		r.globals = append([]ts.Lit(nil), v.globals...)
 		for i, t := range call.Targets {
 			if t != nil {
 				r.write(t, vals[i])
@@ -428,7 +457,7 @@ func (en *Encoding) stackEmpty() ts.Lit {
 // startMain replaces the finished init by main's entry frame under sel.
 func (en *Encoding) startMain(v *env, sel ts.Lit) {
 	m := en.Main
-	start := &env{en: en, proc: m, globals: v.globals, locals: v.newLocals(m, nil), locks: v.locks, feas: v.feas, pool: v.pool}
+	start := v.enter(m, v.newLocals(m, nil))
 	start.enforce(m)
 	en.addValid(en.Sys.And(sel, start.feas))
 	en.setPC(0, sel, en.headPC[[2]int{m.Index, m.Entry}])

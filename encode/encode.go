@@ -158,27 +158,54 @@ func EncodeWith(p *ir.Program, o Options) (*Encoding, error) {
 // ---- blocks ----
 
 func (en *Encoding) findBlocks(small bool) {
-	p := en.Prog
-	en.Locs = []Loc{{Kind: LocEmpty}, {Kind: LocDone}}
+	l := newLayout(en.Prog, small, nil)
+	en.Locs, en.headPC, en.retPC, en.blocks, en.byPC = l.locs, l.headPC, l.retPC, l.blocks, l.byPC
+}
+
+// layout numbers the program counter values: a block per head, then a
+// return site per call edge.
+type layout struct {
+	locs   []Loc
+	headPC map[[2]int]int // (proc, node) -> pc
+	retPC  map[int]int    // call edge ID -> pc of its return site
+	blocks []*Block
+	byPC   map[int]*Block
+}
+
+// newLayout finds the blocks of p. Heads are the entries, init's stop
+// label, join points, branch targets and call continuations; extra (if
+// not nil) names more heads; with small every node is one.
+func newLayout(p *ir.Program, small bool, extra func(pr *ir.Proc, id int) bool) *layout {
+	l := &layout{locs: []Loc{{Kind: LocEmpty}, {Kind: LocDone}}, headPC: map[[2]int]int{}, retPC: map[int]int{}, byPC: map[int]*Block{}}
 	for _, pr := range p.Procs {
 		heads := make([]bool, len(pr.Nodes))
 		in := make([]int, len(pr.Nodes))
 		heads[pr.Entry] = true
 		if pr == p.Init && p.InitStop >= 0 {
+			// The block at the stop label ends there, so where its edges
+			// lead must be heads too.
 			heads[p.InitStop] = true
+			for _, e := range pr.Nodes[p.InitStop].Out {
+				if e.To >= 0 {
+					heads[e.To] = true
+				}
+			}
 		}
 		for _, n := range pr.Nodes {
 			for _, e := range n.Out {
 				if e.To >= 0 {
 					in[e.To]++
-					if len(n.Out) > 1 || e.Kind == ir.Call {
+					if len(n.Out) > 1 || e.Kind == ir.Call || e.Kind == ir.Fork {
 						heads[e.To] = true
 					}
+				}
+				if e.Kind == ir.Fork {
+					heads[e.ForkTo] = true // where the copy starts
 				}
 			}
 		}
 		for id, c := range in {
-			if c > 1 || small {
+			if c > 1 || small || extra != nil && extra(pr, id) {
 				heads[id] = true
 			}
 		}
@@ -186,13 +213,13 @@ func (en *Encoding) findBlocks(small bool) {
 			if !h {
 				continue
 			}
-			b := &Block{PC: len(en.Locs), Proc: pr, Head: id, InitAt: pr == p.Init && id == p.InitStop}
-			en.headPC[[2]int{pr.Index, id}] = b.PC
-			en.Locs = append(en.Locs, Loc{Kind: LocHead, Proc: pr, Node: id})
+			b := &Block{PC: len(l.locs), Proc: pr, Head: id, InitAt: pr == p.Init && id == p.InitStop}
+			l.headPC[[2]int{pr.Index, id}] = b.PC
+			l.locs = append(l.locs, Loc{Kind: LocHead, Proc: pr, Node: id})
 			n, seen := pr.Nodes[id], map[int]bool{id: true}
 			for len(n.Out) == 1 && !b.InitAt {
 				e := n.Out[0]
-				if e.Kind == ir.Call || e.Kind == ir.Return || e.Kind == ir.EndThread || heads[e.To] || seen[e.To] {
+				if e.Kind == ir.Call || e.Kind == ir.Return || e.Kind == ir.EndThread || e.Kind == ir.Fork || heads[e.To] || seen[e.To] {
 					break
 				}
 				b.Path = append(b.Path, e)
@@ -200,16 +227,17 @@ func (en *Encoding) findBlocks(small bool) {
 				seen[n.ID] = true
 			}
 			b.Last = n
-			en.blocks = append(en.blocks, b)
-			en.byPC[b.PC] = b
+			l.blocks = append(l.blocks, b)
+			l.byPC[b.PC] = b
 		}
 	}
 	for _, e := range p.Edges {
 		if e.Kind == ir.Call {
-			en.retPC[e.ID] = len(en.Locs)
-			en.Locs = append(en.Locs, Loc{Kind: LocRetSite, Call: e})
+			l.retPC[e.ID] = len(l.locs)
+			l.locs = append(l.locs, Loc{Kind: LocRetSite, Call: e})
 		}
 	}
+	return l
 }
 
 // ---- state ----

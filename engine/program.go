@@ -18,6 +18,10 @@ type ProgramOptions struct {
 	MaxSteps   int // transitions (large blocks) to unroll
 	SmallSteps bool
 	Progress   io.Writer
+	// Replay turns a counterexample (steps of p) into the trace shown;
+	// nil replays it on p itself. A sequentialization maps it back to
+	// the concurrent program here.
+	Replay func(steps []explicit.ReplayStep) (*explicit.Trace, error)
 }
 
 // CheckProgram runs bounded model checking on a sequential program with
@@ -25,7 +29,14 @@ type ProgramOptions struct {
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
 	start := time.Now()
-	en, err := encode.EncodeWith(p, encode.Options{Depth: opts.Depth, SmallSteps: opts.SmallSteps})
+	// Without recursion the deepest call chain bounds the stack: encoding
+	// just that many frames makes an overflow impossible, and leaves the
+	// solver no overflow to refute (a counting argument it finds hard).
+	frames, exact := opts.Depth, false
+	if d := callDepth(p); d > 0 && d <= opts.Depth {
+		frames, exact = d, true
+	}
+	en, err := encode.EncodeWith(p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +52,7 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	// One query per bound asks for a violation or a stack overflow; only
 	// after an overflow has been seen are violations searched alone.
 	bad, ovf := en.Sys.Bad[encode.PropViolation].Lit, en.Sys.Bad[encode.PropOverflow].Lit
-	overflow := false
+	overflow := exact // no overflow to look for
 	for k := 0; k <= opts.MaxSteps; k++ {
 		res.Stats, res.Bound = stats(k), k
 		target := b.U.At(bad, k)
@@ -68,9 +79,15 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 			if err != nil {
 				return nil, fmt.Errorf("internal error: %v", err)
 			}
-			eo := explicit.DefaultOptions()
-			eo.Depth = opts.Depth
-			tr, err := explicit.Replay(p, eo, steps)
+			replay := opts.Replay
+			if replay == nil {
+				replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+					eo := explicit.DefaultOptions()
+					eo.Depth = opts.Depth
+					return explicit.Replay(p, eo, steps)
+				}
+			}
+			tr, err := replay(steps)
 			if err != nil {
 				return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
 			}
@@ -79,7 +96,7 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 			return res, nil
 		}
 	}
-	if overflow {
+	if overflow && !exact {
 		res.Verdict = explicit.Unknown
 		res.Limits = []string{fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)}
 		return res, nil
@@ -90,4 +107,18 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	}
 	res.Verdict = explicit.Safe
 	return res, nil
+}
+
+// callDepth is the most frames the program's stack can hold (init and the
+// thread), or -1 with recursion.
+func callDepth(p *ir.Program) int {
+	d := ir.CallDepth(p.Threads[0].Proc)
+	if p.Init != nil && d > 0 {
+		if i := ir.CallDepth(p.Init); i < 0 {
+			d = -1
+		} else {
+			d = max(d, i)
+		}
+	}
+	return d
 }

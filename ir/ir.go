@@ -198,3 +198,36 @@ func (p *Program) ProcByName(name string) *Proc {
 	}
 	return nil
 }
+
+// CallDepth is the largest number of frames a thread starting in entry can
+// have on its stack, or -1 when a recursive procedure is reachable.
+func CallDepth(entry *Proc) int {
+	memo := map[*Proc]int{}
+	const visiting = -2
+	var depth func(p *Proc) int
+	depth = func(p *Proc) int {
+		if d, ok := memo[p]; ok {
+			if d == visiting {
+				return -1
+			}
+			return d
+		}
+		memo[p] = visiting
+		best := 1
+		for _, n := range p.Nodes {
+			for _, e := range n.Out {
+				if e.Kind != Call || e.Spawn {
+					continue
+				}
+				d := depth(e.Callee)
+				if d < 0 {
+					return -1
+				}
+				best = max(best, 1+d)
+			}
+		}
+		memo[p] = best
+		return best
+	}
+	return depth(entry)
+}

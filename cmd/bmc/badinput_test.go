@@ -332,10 +332,10 @@ var badInputCases = []badInputCase{
 		sub:  `unknown engine "magic"`,
 	},
 	{
-		name: "bmc engine on a concurrent program",
+		name: "bmc engine on a concurrent program without a bound",
 		prog: "thread void a() begin skip; end thread void b() begin skip; end",
 		args: []string{"check", "--engine", "bmc", "{file}"},
-		sub:  "the bmc engine checks one thread",
+		sub:  "the bmc engine needs a bound for a concurrent program",
 	},
 	{
 		name: "negative step bound",
@@ -431,6 +431,54 @@ var badInputCases = []badInputCase{
 		prog: threadProg,
 		args: []string{"check", "-k", "0", "{file}"},
 		sub:  "-k must be at least 1, got 0",
+	},
+	{
+		name: "-k over the maximum",
+		prog: threadProg,
+		args: []string{"check", "-k", "33", "{file}"},
+		sub:  "-k must be at most 32, got 33",
+	},
+	{
+		name: "--switches over the maximum",
+		prog: threadProg,
+		args: []string{"check", "--switches", "65", "{file}"},
+		sub:  "--switches must be at most 64, got 65",
+	},
+	{
+		name: "unknown sequentialization",
+		prog: threadProg,
+		args: []string{"check", "--seq", "greedy", "-k", "1", "{file}"},
+		sub:  `unknown sequentialization "greedy" (available: auto, eager, lazy, direct)`,
+	},
+	{
+		name: "sequentialization without a bound",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"check", "--seq", "lazy", "{file}"},
+		sub:  "the bmc engine needs a bound for a concurrent program: -k K or --switches N",
+	},
+	{
+		name: "seq without a method",
+		prog: threadProg,
+		args: []string{"seq", "-k", "1", "{file}"},
+		sub:  "bmc seq: give exactly one of --eager and --lazy",
+	},
+	{
+		name: "seq without a bound",
+		prog: threadProg,
+		args: []string{"seq", "--lazy", "{file}"},
+		sub:  "bmc seq: give exactly one of -k (rounds) and --switches",
+	},
+	{
+		name: "seq -k 0",
+		prog: threadProg,
+		args: []string{"seq", "--eager", "-k", "0", "{file}"},
+		sub:  "bmc seq: -k must be between 1 and 32, got 0",
+	},
+	{
+		name: "seq --threads naming no function",
+		prog: threadProg,
+		args: []string{"seq", "--lazy", "-k", "1", "--threads", "nope=1", "{file}"},
+		sub:  "prog.bpl: --threads: no function named nope",
 	},
 	{
 		name: "-k not a number",

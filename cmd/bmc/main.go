@@ -74,7 +74,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErr("bmc %s: %v\nRun 'bmc %s --help' for usage.", c.Name(), err, c.Name())
 	})
-	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr))
 	return root
 }
 
@@ -158,6 +158,7 @@ type checkFlags struct {
 	json        bool
 	timeout     time.Duration
 	noReduction bool
+	seq         string
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -176,7 +177,8 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking, one thread), explicit (explicit-state search), or auto (bmc for one thread, else explicit)")
+	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), or auto (bmc for one thread or a bounded check the sequentializations support, else explicit)")
+	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto")
 	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -232,7 +234,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	o := driver.Options{Engine: f.engine, Solver: f.solver, MaxSteps: f.maxSteps, Timeout: f.timeout,
+	o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, Timeout: f.timeout,
 		Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 			MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
 	if !f.quiet {

@@ -1,0 +1,475 @@
+// Package seq turns a concurrent program into a sequential one whose
+// violations are exactly those of the concurrent program within a bound on
+// round-robin rounds or context switches, so that the sequential engines
+// (encode, engine) check concurrent programs.
+//
+// Both translations follow La Torre, Madhusudan and Parlato (CAV 2009):
+// an execution is cut into C contexts, each run by one thread (the
+// schedule: fixed round-robin for rounds, guessed for switches); the shared
+// state at the start of every context is kept in a copy S_c, and a thread
+// switches out of a context only where the shared state can be handed on.
+//
+//   - Eager (section 4; Lal and Reps for rounds): the copies are guessed up
+//     front, each thread runs once through all of its contexts, checking at
+//     every switch that it ends context c in the guessed S_{c+1}; a
+//     violation counts only if all guesses are confirmed, which is checked
+//     when every thread has run.
+//   - Lazy (section 5): context c re-runs its thread from scratch through
+//     the thread's earlier contexts, matching the stored S_{c'+1} at each of
+//     its switches, so only reachable states are ever visited and a
+//     violation is real the moment it is reached.
+//
+// The code of every thread instance is cloned (its procedures get the
+// instance's name as prefix), so lock ownership is static. Control code (a
+// possible context switch) is inserted only after steps that touch shared
+// state, locks or atomic marks, at thread start, after calls and where a
+// thread has ended: a switch before a purely local step can always be
+// moved back to the previous such point without changing what other
+// threads see or how many switches are used.
+package seq
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"bmc/ir"
+	"bmc/lang"
+)
+
+// Bound is a context bound: Rounds > 0 round-robin rounds (threads in
+// instance order, one possibly empty context each per round), otherwise at
+// most Switches context switches.
+type Bound struct {
+	Rounds   int
+	Switches int
+}
+
+func (b Bound) String() string {
+	if b.Rounds > 0 {
+		return plural(b.Rounds, "round-robin round")
+	}
+	return plural(b.Switches, "context switch")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	if strings.HasSuffix(word, "ch") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Program is a sequentialization: the sequential program and what is
+// needed to map its counterexamples back to interleavings.
+type Program struct {
+	Seq    *ir.Program // one thread, `main`
+	Orig   *ir.Program
+	Method string // "eager" or "lazy"
+	Bound  Bound
+	// Threads names the thread instances, as in traces (adder#2).
+	Threads []string
+
+	origins  []origin  // by Seq edge ID
+	ctx      []*ir.Var // eager: current context (one-hot); lazy: context being replayed
+	err      *ir.Var   // eager: a violation happened
+	runs     map[int]int
+	contexts int
+}
+
+// origin says which original step a sequential edge executes.
+type origin struct {
+	thread int      // instance; -1 for init
+	edge   *ir.Edge // nil: control code
+	fail   bool     // taken exactly when the original step is a violation
+}
+
+// Supported says why p cannot be sequentialized, or nil.
+func Supported(p *ir.Program) error {
+	n := 0
+	for _, t := range p.Threads {
+		if t.Unbounded {
+			return fmt.Errorf("thread %s has unboundedly many instances", t.Proc.Name)
+		}
+		n += t.Count
+	}
+	if n == 0 {
+		return fmt.Errorf("the program has no threads")
+	}
+	for _, e := range p.Edges {
+		switch {
+		case e.Kind == ir.Fork || e.Kind == ir.Call && e.Spawn:
+			return fmt.Errorf("%s:%s: the program starts threads", p.File, e.Pos)
+		case len(e.PassiveTargets) > 0:
+			return fmt.Errorf("%s:%s: broadcast assignments ($) are not sequentialized", p.File, e.Pos)
+		case e.Lock != nil && p.Init != nil && e.Proc == p.Init:
+			return fmt.Errorf("%s:%s: init uses a lock", p.File, e.Pos)
+		}
+	}
+	return nil
+}
+
+// Eager returns the eager sequentialization of p for bound b.
+func Eager(p *ir.Program, b Bound) (*Program, error) { return translate(p, b, true) }
+
+// Lazy returns the lazy sequentialization of p for bound b.
+func Lazy(p *ir.Program, b Bound) (*Program, error) { return translate(p, b, false) }
+
+func translate(p *ir.Program, bd Bound, eager bool) (*Program, error) {
+	if err := Supported(p); err != nil {
+		return nil, err
+	}
+	if bd.Rounds < 0 || bd.Rounds == 0 && bd.Switches < 0 {
+		return nil, fmt.Errorf("the bound must be at least 1 round or 0 switches")
+	}
+	b := newBuilder(p, bd, eager)
+	b.declare()
+	if eager {
+		b.eagerMain()
+	} else {
+		b.lazyMain()
+	}
+	method := "lazy"
+	if eager {
+		method = "eager"
+	}
+	return &Program{Seq: b.out, Orig: p, Method: method, Bound: bd, Threads: b.instNames,
+		origins: b.origins, ctx: b.ctxVar(), err: b.errVar, runs: b.runs, contexts: b.C}, nil
+}
+
+// ---- the builder ----
+
+type builder struct {
+	orig  *ir.Program
+	out   *ir.Program
+	eager bool
+	bound Bound
+
+	instances []*ir.Proc // entry procedure of each thread instance
+	instNames []string
+	n, C      int // thread instances, contexts
+	names     map[string]bool
+	origins   []origin
+	runs      map[int]int // main's call edges (by ID) -> instance they run
+
+	shared  []*ir.Var   // S: the original globals, then lock holders
+	held    [][]*ir.Var // [lock][instance]: the instance holds the lock
+	copies  [][]*ir.Var // [context][k]: S at the start of the context
+	sched   [][]*ir.Var // switches: [context] the running instance, in binary
+	cx, ic  []*ir.Var   // one-hot contexts: eager cx = current; lazy cx = newest, ic = replayed
+	atomic  *ir.Var     // the running thread is inside an atomic section
+	done    *ir.Var     // the running thread has used its contexts: unwind to main
+	errVar  *ir.Var     // eager: a violation happened (confirmed at the end)
+	initRun *ir.Proc    // clone of init, returning at endinit
+	entries []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
+}
+
+func newBuilder(p *ir.Program, bd Bound, eager bool) *builder {
+	b := &builder{orig: p, eager: eager, bound: bd, names: map[string]bool{}, runs: map[int]int{},
+		out: &ir.Program{File: p.File, Dialect: p.Dialect, InitStop: -1, Targets: p.Targets}}
+	count := map[*ir.Proc]int{}
+	for _, t := range p.Threads {
+		count[t.Proc] += t.Count
+	}
+	seen := map[*ir.Proc]int{}
+	for _, t := range p.Threads {
+		for i := 0; i < t.Count; i++ {
+			seen[t.Proc]++
+			name := t.Proc.Name
+			if count[t.Proc] > 1 {
+				name = fmt.Sprintf("%s#%d", name, seen[t.Proc])
+			}
+			b.instances = append(b.instances, t.Proc)
+			b.instNames = append(b.instNames, name)
+		}
+	}
+	b.n = len(b.instances)
+	if bd.Rounds > 0 {
+		b.C = bd.Rounds * b.n
+	} else {
+		b.C = bd.Switches + 1
+	}
+	for _, pr := range p.Procs {
+		b.names[pr.Name] = true
+	}
+	for _, g := range p.Globals {
+		b.names[g.Name] = true
+	}
+	return b
+}
+
+// unique returns name, or name with underscores appended, unused so far.
+func (b *builder) unique(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '#' || r == '.' || r == ' ' {
+			return '_'
+		}
+		return r
+	}, name)
+	for b.names[name] {
+		name += "_"
+	}
+	b.names[name] = true
+	return name
+}
+
+func (b *builder) global(name string, init ir.Value) *ir.Var {
+	v := &ir.Var{Name: b.unique(name), Global: true, Index: len(b.out.Globals), Init: init}
+	b.out.Globals = append(b.out.Globals, v)
+	return v
+}
+
+// declare creates the sequential program's variables: the original
+// globals first (same indices, so values map back directly), then the
+// lock holders, the copies of the shared state and the control variables.
+func (b *builder) declare() {
+	b.names["main"] = true // reserved for the driver
+	b.out.Globals = append(b.out.Globals, b.orig.Globals...)
+	b.shared = append(b.shared, b.orig.Globals...)
+	for _, l := range b.orig.Locks {
+		var hs []*ir.Var
+		for i := range b.instances {
+			h := b.global(fmt.Sprintf("%s_held_by_%s", l.Name, b.instNames[i]), ir.False)
+			hs = append(hs, h)
+			b.shared = append(b.shared, h)
+		}
+		b.held = append(b.held, hs)
+	}
+	for c := 0; c < b.C; c++ {
+		init := ir.False // lazy: written before they are read
+		if b.eager && c > 0 {
+			init = ir.Unknown // eager: the guess
+		}
+		var cp []*ir.Var
+		for _, s := range b.shared {
+			cp = append(cp, b.global(fmt.Sprintf("%s_c%d", s.Name, c), init))
+		}
+		b.copies = append(b.copies, cp)
+	}
+	if b.bound.Rounds == 0 {
+		w := bits.Len(uint(b.n - 1))
+		for c := 0; c < b.C; c++ {
+			var s []*ir.Var
+			for k := 0; k < w; k++ {
+				s = append(s, b.global(fmt.Sprintf("sched_c%d_b%d", c, k), ir.Unknown))
+			}
+			b.sched = append(b.sched, s)
+		}
+	}
+	for c := 0; c < b.C; c++ {
+		b.cx = append(b.cx, b.global(fmt.Sprintf("cx%d", c), ir.False))
+	}
+	if !b.eager {
+		for c := 0; c < b.C; c++ {
+			b.ic = append(b.ic, b.global(fmt.Sprintf("ic%d", c), ir.False))
+		}
+	}
+	b.atomic = b.global("in_atomic", ir.False)
+	b.done = b.global("thread_done", ir.False)
+	if b.eager {
+		b.errVar = b.global("violated", ir.False)
+	}
+}
+
+// ctxVar is the one-hot variable telling which context the running
+// thread's steps belong to.
+func (b *builder) ctxVar() []*ir.Var {
+	if b.eager {
+		return b.cx
+	}
+	return b.ic
+}
+
+// ---- expressions (folding constants keeps rounds-mode code small) ----
+
+var (
+	tt = ir.Const(true)
+	ff = ir.Const(false)
+)
+
+func isConst(e *ir.Expr, v bool) bool { return e.Op == ir.OpConst && e.Val == v }
+
+func ref(v *ir.Var) *ir.Expr { return &ir.Expr{Op: ir.OpVar, Var: v} }
+
+func not(x *ir.Expr) *ir.Expr {
+	switch {
+	case x.Op == ir.OpConst:
+		return ir.Const(!x.Val)
+	case x.Op == ir.OpNot:
+		return x.X
+	}
+	return ir.Not(x)
+}
+
+func and(xs ...*ir.Expr) *ir.Expr {
+	r := tt
+	for _, x := range xs {
+		switch {
+		case x == nil || isConst(x, true):
+		case isConst(x, false):
+			return ff
+		case isConst(r, true):
+			r = x
+		default:
+			r = ir.Binary(ir.OpAnd, r, x)
+		}
+	}
+	return r
+}
+
+func or(xs ...*ir.Expr) *ir.Expr {
+	r := ff
+	for _, x := range xs {
+		switch {
+		case isConst(x, false):
+		case isConst(x, true):
+			return tt
+		case isConst(r, false):
+			r = x
+		default:
+			r = ir.Binary(ir.OpOr, r, x)
+		}
+	}
+	return r
+}
+
+func eq(x, y *ir.Expr) *ir.Expr {
+	switch {
+	case x.Op == ir.OpConst:
+		if x.Val {
+			return y
+		}
+		return not(y)
+	case y.Op == ir.OpConst:
+		return eq(y, x)
+	}
+	return ir.Binary(ir.OpEq, x, y)
+}
+
+// owner is the condition that instance i runs context c.
+func (b *builder) owner(c, i int) *ir.Expr {
+	if b.bound.Rounds > 0 {
+		return ir.Const(c%b.n == i)
+	}
+	r := tt
+	for k, v := range b.sched[c] {
+		if i>>k&1 == 1 {
+			r = and(r, ref(v))
+		} else {
+			r = and(r, not(ref(v)))
+		}
+	}
+	return r
+}
+
+// first is the condition that c is instance i's first context.
+func (b *builder) first(c, i int) *ir.Expr {
+	r := b.owner(c, i)
+	for j := 0; j < c; j++ {
+		r = and(r, not(b.owner(j, i)))
+	}
+	return r
+}
+
+// next is, for each context d, the condition that d is instance i's next
+// context after the one marked in the one-hot cur.
+func (b *builder) next(cur []*ir.Var, i int) []*ir.Expr {
+	out := make([]*ir.Expr, b.C)
+	for d := range out {
+		r := ff
+		for c := 0; c < d; c++ {
+			between := ref(cur[c])
+			for j := c + 1; j < d; j++ {
+				between = and(between, not(b.owner(j, i)))
+			}
+			r = or(r, between)
+		}
+		out[d] = and(r, b.owner(d, i))
+	}
+	return out
+}
+
+// sharedEq is the condition that the shared state equals copy c.
+func (b *builder) sharedEq(c int) *ir.Expr {
+	r := tt
+	for k, s := range b.shared {
+		r = and(r, eq(ref(s), ref(b.copies[c][k])))
+	}
+	return r
+}
+
+// load assigns to the shared state the copy selected by the one-hot sel.
+func (b *builder) load(sel []*ir.Expr, targets *[]*ir.Var, values *[]*ir.Expr) {
+	for k, s := range b.shared {
+		v := ff
+		for c, x := range sel {
+			v = or(v, and(x, ref(b.copies[c][k])))
+		}
+		*targets = append(*targets, s)
+		*values = append(*values, v)
+	}
+}
+
+// ---- procedures and edges ----
+
+func (b *builder) newProc(name string, like *ir.Proc) *ir.Proc {
+	pr := &ir.Proc{Name: b.unique(name), Index: len(b.out.Procs)}
+	if like != nil {
+		pr.Pos, pr.Params, pr.Returns = like.Pos, like.Params, like.Returns
+		pr.Locals = append([]*ir.Var(nil), like.Locals...)
+	}
+	b.out.Procs = append(b.out.Procs, pr)
+	return pr
+}
+
+func (b *builder) node(pr *ir.Proc, pos lang.Pos, stmt string) int {
+	pr.Nodes = append(pr.Nodes, &ir.Node{ID: len(pr.Nodes), Pos: pos, Stmt: stmt})
+	return len(pr.Nodes) - 1
+}
+
+// edge adds e (its Proc, From and To set by the caller) with its origin.
+func (b *builder) edge(e *ir.Edge, o origin) *ir.Edge {
+	e.ID = len(b.out.Edges)
+	b.out.Edges = append(b.out.Edges, e)
+	b.origins = append(b.origins, o)
+	pr := e.Proc
+	pr.Nodes[e.From].Out = append(pr.Nodes[e.From].Out, e)
+	return e
+}
+
+func control(pr *ir.Proc, from, to int, guard *ir.Expr, pos lang.Pos, stmt string) *ir.Edge {
+	if guard != nil && isConst(guard, true) {
+		guard = nil
+	}
+	return &ir.Edge{Proc: pr, From: from, To: to, Guard: guard, Kind: ir.Skip, Pos: pos, Stmt: stmt}
+}
+
+func assign(pr *ir.Proc, from, to int, guard *ir.Expr, targets []*ir.Var, values []*ir.Expr, pos lang.Pos, stmt string) *ir.Edge {
+	e := control(pr, from, to, guard, pos, stmt)
+	e.Kind, e.Targets, e.Values = ir.Assign, targets, values
+	return e
+}
+
+// touchesShared reports whether e reads or writes a global, uses a lock
+// or changes atomicity: the steps after which a context switch is offered.
+func touchesShared(e *ir.Edge) bool {
+	if e.Lock != nil || e.Atomic != ir.NoMark {
+		return true
+	}
+	for _, t := range e.Targets {
+		if t != nil && t.Global {
+			return true
+		}
+	}
+	shared := false
+	for _, x := range append(append([]*ir.Expr{e.Guard, e.Constrain, e.Cond}, e.Values...), e.Args...) {
+		x.Walk(func(y *ir.Expr) {
+			if y.Var != nil && y.Var.Global {
+				shared = true
+			}
+		})
+	}
+	return shared
+}
