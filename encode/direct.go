@@ -25,8 +25,8 @@ package encode
 // the last one.
 //
 // Large blocks: a block may only continue through nodes before which no
-// context switch needs to be considered. Those are the nodes explicit/
-// reduce.go calls invisible (steps that touch only the thread's own locals
+// context switch needs to be considered. Those are the nodes ir.VisibleNodes
+// leaves unmarked (steps that touch only the thread's own locals
 // and cannot be disabled, not loop heads); the others are block heads. So
 // every interleaving the explicit checker explores (switching only before
 // visible nodes, which keeps verdicts and switch and round counts) is a
@@ -231,117 +231,19 @@ func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
 // ---- switch points ----
 
 // switchPoints marks the nodes before which a context switch must be
-// possible, with the definition of explicit/reduce.go (which proves that
-// switching only there keeps every verdict and switch count): nodes whose
-// steps touch globals, locks or atomic mode, call, return, end the thread
-// or may be disabled, every node of a function with an enforce clause,
-// and loop heads. Init's own nodes need none when nothing calls init: it
-// runs alone.
+// possible: ir.VisibleNodes (whose comment says why switching only there
+// keeps every verdict and switch count). Init's own nodes need none when
+// nothing calls init: it runs alone.
 func switchPoints(p *ir.Program) func(*ir.Proc, int) bool {
+	vis := ir.VisibleNodes(p)
 	initCalled := false
 	for _, e := range p.Edges {
 		initCalled = initCalled || e.Kind == ir.Call && e.Callee == p.Init
 	}
-	vis := make([][]bool, len(p.Procs))
-	for _, pr := range p.Procs {
-		v := make([]bool, len(pr.Nodes))
-		vis[pr.Index] = v
-		if pr == p.Init && !initCalled {
-			continue
-		}
-		for _, n := range loopHeads(pr) {
-			v[n] = true
-		}
-		for _, n := range pr.Nodes {
-			if pr.Enforce != nil || !alwaysEnabled(n) {
-				v[n.ID] = true
-			}
-			for _, e := range n.Out {
-				v[n.ID] = v[n.ID] || sharedStep(e)
-			}
-		}
+	if p.Init != nil && !initCalled {
+		vis[p.Init.Index] = make([]bool, len(p.Init.Nodes))
 	}
 	return func(pr *ir.Proc, id int) bool { return vis[pr.Index][id] }
-}
-
-// sharedStep reports whether e can affect or observe another thread or
-// the scheduling.
-func sharedStep(e *ir.Edge) bool {
-	switch e.Kind {
-	case ir.Skip, ir.Assign, ir.Assert, ir.Havoc:
-	default:
-		return true
-	}
-	if e.Atomic != ir.NoMark || e.Constrain != nil || len(e.PassiveTargets) > 0 {
-		return true
-	}
-	for _, v := range e.Targets {
-		if v != nil && v.Global {
-			return true
-		}
-	}
-	shared := false
-	for _, x := range edgeExprs(e) {
-		x.Walk(func(x *ir.Expr) { shared = shared || x.Var != nil && x.Var.Global || x.Op == ir.OpPassive })
-	}
-	return shared
-}
-
-// alwaysEnabled reports whether some edge of n can be taken in every
-// state: an unguarded edge, or the two complementary tests of a branch.
-func alwaysEnabled(n *ir.Node) bool {
-	trivial := func(g *ir.Expr) bool { return g == nil || g.Op == ir.OpConst && g.Val }
-	for _, e := range n.Out {
-		if trivial(e.Guard) && e.Constrain == nil {
-			return true
-		}
-	}
-	if len(n.Out) == 2 {
-		a, b := n.Out[0].Guard, n.Out[1].Guard
-		if a != nil && b != nil && b.Op == ir.OpNot && b.X == a {
-			return true
-		}
-	}
-	return false
-}
-
-// loopHeads returns the targets of the back edges of a depth-first
-// search; every cycle of the graph contains one.
-func loopHeads(pr *ir.Proc) []int {
-	color := make([]uint8, len(pr.Nodes)) // 0 unvisited, 1 on the stack, 2 done
-	var heads []int
-	var visit func(n int)
-	visit = func(n int) {
-		color[n] = 1
-		for _, e := range pr.Nodes[n].Out {
-			for _, to := range []int{e.To, forkTarget(e)} {
-				if to < 0 {
-					continue
-				}
-				switch color[to] {
-				case 0:
-					visit(to)
-				case 1:
-					heads = append(heads, to)
-				}
-			}
-		}
-		color[n] = 2
-	}
-	visit(pr.Entry)
-	for n := range pr.Nodes {
-		if color[n] == 0 {
-			visit(n)
-		}
-	}
-	return heads
-}
-
-func forkTarget(e *ir.Edge) int {
-	if e.Kind == ir.Fork {
-		return e.ForkTo
-	}
-	return -1
 }
 
 // ---- state ----

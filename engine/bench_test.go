@@ -8,6 +8,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/corpus"
+	"bmc/internal/testsolvers"
 	"bmc/ir"
 )
 
@@ -40,7 +41,7 @@ func BenchmarkSequentialCorpus(b *testing.B) {
 			label, solver string
 			small         bool
 		}{{"gini", "gini", false}, {"z3", "z3", false}, {"gini-small-steps", "gini", true}} {
-			mk, ok := solvers(b)[cfg.solver]
+			mk, ok := testsolvers.All(b)[cfg.solver]
 			if !ok {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/corpus"
+	"bmc/internal/testsolvers"
 	"bmc/ir"
 )
 
@@ -36,7 +37,7 @@ func TestCorpusSequential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Key(), err)
 		}
-		for name, mk := range solvers(t) {
+		for name, mk := range testsolvers.All(t) {
 			s := mk()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			res, err := CheckProgram(ctx, p, s, ProgramOptions{Depth: 16, MaxSteps: 50})

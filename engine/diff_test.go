@@ -8,27 +8,9 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/testsolvers"
 	"bmc/ir"
-	"bmc/sat"
-	"bmc/smt"
-	"bmc/solver"
 )
-
-// solvers are the backends every differential test runs; Z3 only when the
-// build has it.
-func solvers(t testing.TB) map[string]func() solver.Solver {
-	m := map[string]func() solver.Solver{"gini": func() solver.Solver { return sat.New() }}
-	if smt.Available {
-		m["z3"] = func() solver.Solver {
-			s, err := smt.New()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
-	}
-	return m
-}
 
 // TestDifferentialSequential checks random sequential programs (calls,
 // recursion, loops, nondeterminism, assume/assert, constrain, multiple
@@ -65,7 +47,7 @@ func TestDifferentialSequential(t *testing.T) {
 		for _, l := range ex.Limits {
 			depthHit = depthHit || strings.HasPrefix(l, "depth bound")
 		}
-		runs := solvers(t)
+		runs := testsolvers.All(t)
 		if seed%4 == 0 { // also the encoding with one statement per step
 			runs["gini, small steps"] = runs["gini"]
 		}
@@ -92,7 +74,7 @@ func TestDifferentialSequential(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: %v", counts)
-	for name := range solvers(t) {
+	for name := range testsolvers.All(t) {
 		if counts[name+" unsafe"] == 0 || counts[name+" safe"]+counts[name+" unknown"] == 0 {
 			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
 		}

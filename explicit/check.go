@@ -25,7 +25,7 @@ type Options struct {
 	MaxStates  int // stop with Unknown after this many distinct states
 	Timeout    time.Duration
 	// NoReduction explores a context switch before every step instead of
-	// only before steps that touch shared state (see reduce.go); for
+	// only before steps that touch shared state (see ir.VisibleNodes); for
 	// cross-checking the reduction.
 	NoReduction bool
 }
@@ -106,7 +106,7 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	}
 	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{}}
 	if !opts.NoReduction {
-		c.visible = visibleNodes(p)
+		c.visible = ir.VisibleNodes(p)
 	}
 	return c, nil
 }

@@ -827,13 +827,6 @@ func (pf *procFmt) analyze() {
 	pf.pdom = dominators(rev, n)
 }
 
-func forkTarget(e *Edge) int {
-	if e.Kind == Fork {
-		return e.ForkTo
-	}
-	return -1
-}
-
 // chain prints node n and its successors for as long as they can follow
 // by falling through. It stops before stop (reached by falling through)
 // and returns the node the last statement continues at when that node

@@ -10,9 +10,8 @@ import (
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/testsolvers"
 	"bmc/ir"
-	"bmc/sat"
-	"bmc/smt"
 	"bmc/solver"
 )
 
@@ -30,20 +29,6 @@ func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*explicit.Result,
 			}
 			return explicit.Replay(sp.Orig, eo, cs)
 		}})
-}
-
-func testSolvers(t testing.TB) map[string]func() solver.Solver {
-	m := map[string]func() solver.Solver{"gini": func() solver.Solver { return sat.New() }}
-	if smt.Available {
-		m["z3"] = func() solver.Solver {
-			s, err := smt.New()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}
-	}
-	return m
 }
 
 // TestBMCOnSequentializations checks random concurrent programs (locks,
@@ -78,7 +63,7 @@ func TestBMCOnSequentializations(t *testing.T) {
 			}
 			for _, method := range []string{"eager", "lazy"} {
 				sp, _ := translate(p, bd, method == "eager")
-				for name, mk := range testSolvers(t) {
+				for name, mk := range testsolvers.All(t) {
 					if name != "gini" && seed%4 != 0 {
 						continue // Z3 on every fourth program: it is slower
 					}

@@ -1,8 +1,6 @@
-package explicit
+package ir
 
-import "bmc/ir"
-
-// Partial-order reduction. A node is *invisible* when the step that starts
+// Partial-order reduction (the explicit checker, the direct encoding). A node is *invisible* when the step that starts
 // there touches only the thread's own unexposed locals and some edge is
 // always enabled. Such a step commutes with every step of every other
 // thread, so a context switch before it can be moved after it without
@@ -14,25 +12,27 @@ import "bmc/ir"
 // graph contains a visible node (the target of a DFS back edge), so no
 // thread can postpone switching forever.
 //
-// Visible are nodes whose steps read or write globals or locals exposed
-// to other threads by broadcasts (x$), take locks, call, return, spawn,
-// fork, end a thread, change atomic mode or may be disabled (assume,
-// constrain), nodes of procedures with an enforce clause, and loop heads.
-func visibleNodes(p *ir.Program) [][]bool {
-	exposed := map[*ir.Var]bool{}
+// VisibleNodes marks, per procedure and node, the nodes whose steps read
+// or write globals or locals exposed to other threads by broadcasts (x$),
+// take locks, call, return, spawn, fork, end a thread, change atomic mode
+// or may be disabled (assume, constrain), the nodes of procedures with an
+// enforce clause, and loop heads. The explicit checker and the direct
+// encoding offer context switches only there.
+func VisibleNodes(p *Program) [][]bool {
+	exposed := map[*Var]bool{}
 	for _, e := range p.Edges {
 		for _, v := range e.PassiveTargets {
 			exposed[v] = true
 		}
 		for _, x := range exprsOf(e) {
-			x.Walk(func(x *ir.Expr) {
-				if x.Op == ir.OpPassive {
+			x.Walk(func(x *Expr) {
+				if x.Op == OpPassive {
 					exposed[x.Var] = true
 				}
 			})
 		}
 	}
-	shared := func(v *ir.Var) bool { return v != nil && (v.Global || exposed[v]) }
+	shared := func(v *Var) bool { return v != nil && (v.Global || exposed[v]) }
 	vis := make([][]bool, len(p.Procs))
 	for _, pr := range p.Procs {
 		v := make([]bool, len(pr.Nodes))
@@ -55,20 +55,20 @@ func visibleNodes(p *ir.Program) [][]bool {
 	return vis
 }
 
-func exprsOf(e *ir.Edge) []*ir.Expr {
-	out := []*ir.Expr{e.Guard, e.Constrain, e.Cond}
+func exprsOf(e *Edge) []*Expr {
+	out := []*Expr{e.Guard, e.Constrain, e.Cond}
 	out = append(out, e.Values...)
 	out = append(out, e.PassiveValues...)
 	return append(out, e.Args...)
 }
 
-func edgeVisible(e *ir.Edge, shared func(*ir.Var) bool) bool {
+func edgeVisible(e *Edge, shared func(*Var) bool) bool {
 	switch e.Kind {
-	case ir.Skip, ir.Assign, ir.Assert, ir.Havoc:
+	case Skip, Assign, Assert, Havoc:
 	default:
 		return true
 	}
-	if e.Atomic != ir.NoMark || e.Constrain != nil || len(e.PassiveTargets) > 0 {
+	if e.Atomic != NoMark || e.Constrain != nil || len(e.PassiveTargets) > 0 {
 		return true
 	}
 	for _, v := range e.Targets {
@@ -78,7 +78,7 @@ func edgeVisible(e *ir.Edge, shared func(*ir.Var) bool) bool {
 	}
 	visible := false
 	for _, x := range exprsOf(e) {
-		x.Walk(func(x *ir.Expr) {
+		x.Walk(func(x *Expr) {
 			if x.Var != nil && shared(x.Var) {
 				visible = true
 			}
@@ -89,8 +89,8 @@ func edgeVisible(e *ir.Edge, shared func(*ir.Var) bool) bool {
 
 // alwaysEnabled reports whether some edge of n can be taken in every
 // state: an unguarded edge, or the two complementary tests of a branch.
-func alwaysEnabled(n *ir.Node) bool {
-	trivial := func(g *ir.Expr) bool { return g == nil || g.Op == ir.OpConst && g.Val }
+func alwaysEnabled(n *Node) bool {
+	trivial := func(g *Expr) bool { return g == nil || g.Op == OpConst && g.Val }
 	for _, e := range n.Out {
 		if trivial(e.Guard) && e.Constrain == nil {
 			return true
@@ -98,7 +98,7 @@ func alwaysEnabled(n *ir.Node) bool {
 	}
 	if len(n.Out) == 2 {
 		a, b := n.Out[0].Guard, n.Out[1].Guard
-		if a != nil && b != nil && b.Op == ir.OpNot && b.X == a {
+		if a != nil && b != nil && b.Op == OpNot && b.X == a {
 			return true
 		}
 	}
@@ -107,7 +107,7 @@ func alwaysEnabled(n *ir.Node) bool {
 
 // loopHeads returns the targets of back edges of a depth-first search;
 // every cycle of the graph contains one.
-func loopHeads(pr *ir.Proc) []int {
+func loopHeads(pr *Proc) []int {
 	const (
 		white = iota
 		grey
@@ -142,8 +142,8 @@ func loopHeads(pr *ir.Proc) []int {
 	return heads
 }
 
-func forkTarget(e *ir.Edge) int {
-	if e.Kind == ir.Fork {
+func forkTarget(e *Edge) int {
+	if e.Kind == Fork {
 		return e.ForkTo
 	}
 	return -1
