@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables
 
 all: build
 
@@ -53,6 +53,13 @@ fuzz:
 
 bench: deps
 	$(GO) test $(GOFLAGS_TAGS) -run '^$$' -bench . -benchmem -benchtime 3x ./...
+
+# The Bluetooth and permutation tables of issue 4 (docs/BENCHMARKS.md), every
+# sequentialization and solver against the explicit checker; Markdown on
+# stdout, raw numbers in /tmp/bench-tables.tsv. Hours at the default 60 s a
+# cell: options (BENCH_TIMEOUT, BENCH_PROGRAMS, ...) in scripts/bench-tables.sh.
+bench-tables: build
+	BMC=./$(BIN) bash scripts/bench-tables.sh
 
 clean:
 	rm -rf bin

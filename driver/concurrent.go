@@ -5,11 +5,18 @@ import (
 	"fmt"
 	"time"
 
+	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/seq"
 )
+
+// untilEnded is how far the unrolling of a sequentialization may go
+// beyond --max-steps when that covers every execution of the sequential
+// program (each thread run is a bounded sequence of steps when the
+// threads have no loops).
+const untilEnded = 2000
 
 // checkConcurrent checks a concurrent program with BMC on a
 // sequentialization, bound after bound from the smallest (1 round or 0
@@ -20,9 +27,6 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 	method := o.Seq
 	if method == "auto" {
 		method = "lazy"
-	}
-	if method == "direct" {
-		return nil, &UsageError{"--seq direct is not available yet"}
 	}
 	translate := seq.Lazy
 	if method == "eager" {
@@ -39,26 +43,36 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 		if o.Explicit.Rounds > 0 {
 			bd = seq.Bound{Rounds: k}
 		}
-		sp, err := translate(p, bd)
-		if err != nil {
-			return nil, &UsageError{err.Error()}
-		}
 		s, err := NewSolver(o.Solver)
 		if err != nil {
 			return nil, err
 		}
-		eo := explicit.DefaultOptions()
-		eo.Depth = depth
-		res, err = engine.CheckProgram(ctx, sp.Seq, s, engine.ProgramOptions{
-			// main's frame comes on top of the thread's frames.
-			Depth: depth + 1, MaxSteps: o.MaxSteps,
-			Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
-				cs, err := sp.Interleave(steps)
-				if err != nil {
-					return nil, err
-				}
-				return explicit.Replay(p, eo, cs)
-			}})
+		eo := o.Explicit
+		eo.Rounds, eo.Switches = bd.Rounds, bd.Switches
+		if bd.Rounds > 0 {
+			eo.Switches = -1
+		}
+		if method == "direct" {
+			res, err = engine.CheckDirect(ctx, p, s, engine.ProgramOptions{Depth: depth, MaxSteps: o.MaxSteps, UntilEnded: untilEnded,
+				Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) { return explicit.Replay(p, eo, steps) }},
+				encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
+		} else {
+			var sp *seq.Program
+			if sp, err = translate(p, bd); err != nil {
+				s.Close()
+				return nil, &UsageError{err.Error()}
+			}
+			res, err = engine.CheckProgram(ctx, sp.Seq, s, engine.ProgramOptions{
+				// main's frame comes on top of the thread's frames.
+				Depth: depth + 1, MaxSteps: o.MaxSteps, UntilEnded: untilEnded,
+				Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+					cs, err := sp.Interleave(steps)
+					if err != nil {
+						return nil, err
+					}
+					return explicit.Replay(p, eo, cs)
+				}})
+		}
 		s.Close()
 		if err != nil {
 			return nil, err
@@ -69,6 +83,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 		}
 		switch res.Verdict {
 		case explicit.Unsafe:
+			res.ContextBound = k
 			res.Bounds = fmt.Sprintf("%s (the smallest bound with a violation), call depth %d", bd, depth)
 			res.Elapsed = time.Since(start)
 			return res, nil
@@ -77,7 +92,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 			res.Elapsed = time.Since(start)
 			return res, nil
 		}
-		res.Bounds = fmt.Sprintf("%s, call depth %d, %s", bd, depth, stepsNote(res.Bounds, o.MaxSteps))
+		res.Bounds = fmt.Sprintf("%s, call depth %d, %s", bd, depth, stepsNote(res.Bounds, res.Bound))
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil

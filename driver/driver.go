@@ -95,6 +95,9 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
 		}
 		if o.Seq == "direct" {
+			if err := encode.DirectSupported(p); err != nil {
+				return fmt.Errorf("%v; use --engine explicit", err)
+			}
 			return nil
 		}
 		if err := seq.Supported(p); err != nil {

@@ -210,8 +210,21 @@ type Recorder func(e *ir.Edge, globals, locals, locks []ts.Lit)
 
 // runPath executes the straight-line part of b from the frame-0 values,
 // adding its violations under sel.
+//
+// The step starts by assuming the running function's enforce clause on
+// those values. Every step ends by assuming the clause of the frame it
+// leaves on top (after each edge, on entering a callee, on returning to a
+// caller, when main starts), so after the first step this adds nothing;
+// in the initial state it is the explicit interpreter's rule that the
+// initial frame (init's, or main's without init) satisfies its clause.
+// With it, neither a violation nor a step is possible from an initial
+// state that breaks the clause.
 func (en *Encoding) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
 	v := en.frameEnv(b.Proc)
+	v.enforce(b.Proc)
+	if b.Proc.Nodes[b.Head].Error {
+		en.addBad(sel, v.feas)
+	}
 	for _, e := range b.Path {
 		bad := v.exec(e)
 		if rec != nil {
@@ -250,9 +263,6 @@ func (en *Encoding) addValid(c ts.Lit) {
 func (en *Encoding) encodeBlock(b *Block) {
 	s := en.Sys
 	sel := en.pcIs(0, b.PC)
-	if b.Proc.Nodes[b.Head].Error {
-		en.addBad(sel, ts.True)
-	}
 	base := en.runPath(b, sel, nil)
 	if b.InitAt {
 		top := en.stackEmpty()

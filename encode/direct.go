@@ -132,8 +132,8 @@ type view struct {
 	per []ts.Lit
 }
 
-// directSupported reports why p cannot be encoded directly, or nil.
-func directSupported(p *ir.Program) error {
+// DirectSupported reports why p cannot be encoded directly, or nil.
+func DirectSupported(p *ir.Program) error {
 	for _, t := range p.Threads {
 		if t.Unbounded {
 			return fmt.Errorf("the direct encoding does not support unboundedly many threads (%s=*)", t.Proc.Name)
@@ -198,7 +198,7 @@ func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
 	case o.Switches < -1:
 		return nil, fmt.Errorf("switches must be at least -1")
 	}
-	if err := directSupported(p); err != nil {
+	if err := DirectSupported(p); err != nil {
 		return nil, err
 	}
 	d := &Direct{Prog: p, Sys: ts.New(), Opts: o, Depth: o.Depth,

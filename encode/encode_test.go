@@ -1,9 +1,12 @@
 package encode
 
 import (
+	"context"
 	"testing"
 
+	"bmc/explicit"
 	"bmc/ir"
+	"bmc/ts"
 )
 
 func load(t *testing.T, src string) *ir.Program {
@@ -95,5 +98,157 @@ func TestRejectsConcurrentPrograms(t *testing.T) {
 	// Depth 1: every call overflows; the encoding must still be built.
 	if _, err := Encode(load(t, `void f() begin skip; end void main() begin f(); end`), 1); err != nil {
 		t.Error(err)
+	}
+}
+
+// systemVerdict searches every state of en's transition system reachable
+// within maxStates states: Unsafe when the violation property holds in a
+// reachable state (with some inputs), Unknown when only a stack overflow
+// does, Safe otherwise. A step is taken only where the constraints hold,
+// as in BMC, where the violation at bound k needs the constraints at the
+// frames before k only.
+func systemVerdict(t *testing.T, en *Encoding, maxStates int) explicit.Verdict {
+	t.Helper()
+	s := en.Sys
+	latches, inputs := s.Latches(), s.Inputs()
+	if len(inputs) > 12 {
+		t.Fatalf("%d inputs: too many to enumerate", len(inputs))
+	}
+	var free []int
+	first := make([]bool, len(latches))
+	for i, l := range latches {
+		switch l.Init {
+		case ts.Init1:
+			first[i] = true
+		case ts.InitFree:
+			free = append(free, i)
+		}
+	}
+	if len(free) > 12 {
+		t.Fatalf("%d free initial latches: too many to enumerate", len(free))
+	}
+	key := func(st []bool) string {
+		b := make([]byte, len(st))
+		for i, x := range st {
+			if x {
+				b[i] = 1
+			}
+		}
+		return string(b)
+	}
+	seen := map[string]bool{}
+	var queue [][]bool
+	push := func(st []bool) {
+		if k := key(st); !seen[k] {
+			seen[k] = true
+			queue = append(queue, st)
+		}
+	}
+	for m := 0; m < 1<<len(free); m++ {
+		st := append([]bool(nil), first...)
+		for j, i := range free {
+			st[i] = m>>j&1 == 1
+		}
+		push(st)
+	}
+	verdict := explicit.Safe
+	vals := make([]bool, s.NumVars())
+	for len(queue) > 0 {
+		if len(seen) > maxStates {
+			t.Fatalf("more than %d states", maxStates)
+		}
+		st := queue[0]
+		queue = queue[1:]
+		for m := 0; m < 1<<len(inputs); m++ {
+			for i, l := range latches {
+				vals[l.Lit.Var()] = st[i]
+			}
+			for j, in := range inputs {
+				vals[in.Var()] = m>>j&1 == 1
+			}
+			s.Eval(vals)
+			if ts.Value(vals, s.Bad[PropViolation].Lit) {
+				return explicit.Unsafe
+			}
+			if ts.Value(vals, s.Bad[PropOverflow].Lit) {
+				verdict = explicit.Unknown
+			}
+			ok := true
+			for _, c := range s.Constraints {
+				ok = ok && ts.Value(vals, c)
+			}
+			if !ok {
+				continue
+			}
+			next := make([]bool, len(latches))
+			for i, l := range latches {
+				next[i] = ts.Value(vals, l.Next)
+			}
+			push(next)
+		}
+	}
+	return verdict
+}
+
+// TestEnforceAgreesWithExplicit compares, on small programs with enforce
+// clauses, every reachable state of the transition system with the
+// explicit interpreter, the reference semantics: the clause of the
+// initial frame (main's, or init's) holds in the initial state, and of
+// the top frame after every step and on entering a function.
+func TestEnforceAgreesWithExplicit(t *testing.T) {
+	const depth = 3
+	cases := []struct {
+		name, src string
+		want      explicit.Verdict
+	}{
+		{"main's clause holds initially",
+			`decl g; void main() begin enforce g; assert(g); end`, explicit.Safe},
+		{"main's clause on a local holds initially",
+			`void main() begin decl x; enforce x; assert(x); end`, explicit.Safe},
+		{"main's clause holds initially, a violation in a later block",
+			`decl g, h; void main() begin enforce g | h; if h then skip; fi assert(g | h); end`, explicit.Safe},
+		{"an initial state breaking the clause starts nothing",
+			`decl g := F; void main() begin enforce g; L: goto L; error: skip; end`, explicit.Safe},
+		{"an error label at main's entry needs the clause",
+			`decl g := F; void main() begin enforce g; error: skip; end`, explicit.Safe},
+		{"an error label at main's entry",
+			`decl g; void main() begin enforce g; error: skip; end`, explicit.Unsafe},
+		{"init's clause holds initially",
+			`decl g, h; void init() begin enforce g; assert(g); endinit: skip; end void main() begin skip; end`, explicit.Safe},
+		{"main's clause when init ends",
+			`decl g; void init() begin g := F; endinit: skip; end void main() begin enforce g; assert(F); end`, explicit.Safe},
+		{"the clause allows the violation",
+			`decl g; void main() begin enforce g; assert(!g); end`, explicit.Unsafe},
+		{"the clause after a step discards the path",
+			`decl g; void main() begin enforce g; g := F; assert(F); end`, explicit.Safe},
+		{"the callee's clause on entry",
+			`decl g; void f() begin enforce g; assert(F); end void main() begin g := F; f(); end`, explicit.Safe},
+		{"the callee's clause allows the violation",
+			`decl g; void f() begin enforce g; assert(!g); end void main() begin g := *; f(); end`, explicit.Unsafe},
+		{"the caller's clause after the return",
+			`decl g; bool f() begin return T; end void main() begin decl x; enforce !x | g; g := F; x := f(); assert(F); end`, explicit.Safe},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := load(t, c.src)
+			eo := explicit.DefaultOptions()
+			eo.Depth = depth
+			ck, err := explicit.New(p, eo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref := ck.Run(context.Background()); ref.Verdict != c.want {
+				t.Fatalf("explicit: %s %v, want %s", ref.Verdict, ref.Limits, c.want)
+			}
+			for _, small := range []bool{false, true} {
+				en, err := EncodeWith(p, Options{Depth: depth, SmallSteps: small})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := systemVerdict(t, en, 100_000); got != c.want {
+					t.Errorf("small steps %v: transition system %s, explicit %s", small, got, c.want)
+				}
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/solver"
+	"bmc/ts"
 )
 
 // ProgramOptions bound a BMC run on a program.
@@ -17,6 +18,10 @@ type ProgramOptions struct {
 	Depth      int // call stack frames
 	MaxSteps   int // transitions (large blocks) to unroll
 	SmallSteps bool
+	// UntilEnded, when larger than MaxSteps, unrolls up to this many
+	// steps instead if control reachability shows that every execution
+	// has ended by then, so that the result covers every execution.
+	UntilEnded int
 	Progress   io.Writer
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
@@ -24,45 +29,145 @@ type ProgramOptions struct {
 	Replay func(steps []explicit.ReplayStep) (*explicit.Trace, error)
 }
 
+// model is an encoded program as the BMC loop needs it.
+type model struct {
+	sys     *ts.System
+	steps   func(values func(i int) []bool, k int) ([]explicit.ReplayStep, error)
+	running ts.Lit
+	// limits are properties that cut executions short (a full stack, no
+	// free thread slot): reaching one makes "no violation" inconclusive.
+	limits []limit
+	// fixed gives per frame node values known on every valid path (nil:
+	// none); ended(k) says that every execution has ended after k steps
+	// (nil: not known).
+	fixed  func(k int) map[int]bool
+	ended  func(k int) bool
+	frames int // call depth as the user asked for it
+}
+
+type limit struct {
+	lit  ts.Lit
+	what string
+}
+
 // CheckProgram runs bounded model checking on a sequential program with
 // solver s. A counterexample is replayed on the explicit interpreter
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
-	start := time.Now()
 	// Without recursion the deepest call chain bounds the stack: encoding
 	// just that many frames makes an overflow impossible, and leaves the
 	// solver no overflow to refute (a counting argument it finds hard).
 	frames, exact := opts.Depth, false
-	if d := callDepth(p); d > 0 && d <= opts.Depth {
+	if d := callDepth(p, p.Threads[0].Proc); d > 0 && d <= opts.Depth {
 		frames, exact = d, true
 	}
 	en, err := encode.EncodeWith(p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return nil, err
 	}
-	b := NewBMC(en.Sys, s)
+	reach := en.ControlReach()
+	m := &model{sys: en.Sys, steps: en.Steps, running: en.Running(), fixed: reach.Fixed, ended: reach.Ended, frames: opts.Depth}
+	if !exact {
+		m.limits = append(m.limits, limit{en.Sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)})
+	}
+	return check(ctx, p, m, s, opts)
+}
+
+// CheckDirect runs bounded model checking on the direct interleaving
+// encoding of a concurrent program within the rounds or switches of b
+// (b.Depth is opts.Depth, or less when no thread recurses).
+func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions, b encode.DirectOptions) (*explicit.Result, error) {
+	b.Depth, b.SmallSteps = opts.Depth, opts.SmallSteps
+	exact := true
+	deepest := 0
+	for _, t := range p.Threads {
+		d := callDepth(p, t.Proc)
+		exact = exact && d > 0 && d <= opts.Depth
+		deepest = max(deepest, d)
+	}
+	if exact {
+		b.Depth = deepest
+	}
+	d, err := encode.EncodeDirect(p, b)
+	if err != nil {
+		return nil, err
+	}
+	m := &model{sys: d.Sys, steps: d.Steps, running: d.Running(), frames: opts.Depth}
+	if n := d.StepBound(); n >= 0 {
+		m.ended = func(k int) bool { return k >= n }
+	}
+	if !exact {
+		m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)})
+	}
+	m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropThreadBound].Lit, fmt.Sprintf("thread bound reached (%d threads)", b.MaxThreads)})
+	return check(ctx, p, m, s, opts)
+}
+
+// check is the BMC loop: one query per bound for a violation or a limit
+// not yet seen; once a limit has been seen, violations are searched alone.
+func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
+	start := time.Now()
+	b := NewBMC(m.sys, s)
+	b.U.Fixed = m.fixed
 	res := &explicit.Result{
 		Engine: "bmc+" + s.Name(),
-		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, opts.Depth),
+		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, m.frames),
 	}
 	defer func() { res.Elapsed = time.Since(start) }()
 	stats := func(k int) string {
-		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(en.Sys.Latches()), len(en.Sys.Inputs()), en.Sys.NumVars())
+		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
 	}
-	// One query per bound asks for a violation or a stack overflow; only
-	// after an overflow has been seen are violations searched alone.
-	bad, ovf := en.Sys.Bad[encode.PropViolation].Lit, en.Sys.Bad[encode.PropOverflow].Lit
-	overflow := exact // no overflow to look for
+	bad := m.sys.Bad[encode.PropViolation].Lit
+	counterexample := func(k int) (*explicit.Result, error) {
+		w := b.Witness(k)
+		steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: %v", err)
+		}
+		replay := opts.Replay
+		if replay == nil {
+			replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+				eo := explicit.DefaultOptions()
+				eo.Depth = opts.Depth
+				return explicit.Replay(p, eo, steps)
+			}
+		}
+		tr, err := replay(steps)
+		if err != nil {
+			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+		}
+		res.Verdict, res.Trace, res.Bound, res.Stats = explicit.Unsafe, tr, k, stats(k)
+		res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, m.frames)
+		return res, nil
+	}
+	if m.ended != nil {
+		for k := opts.MaxSteps + 1; k <= opts.UntilEnded; k++ {
+			if m.ended(k) {
+				opts.MaxSteps = k
+				break
+			}
+		}
+	}
+	seen := make([]bool, len(m.limits))
+	ended := false
 	for k := 0; k <= opts.MaxSteps; k++ {
 		res.Stats, res.Bound = stats(k), k
 		target := b.U.At(bad, k)
-		if !overflow {
-			target = solver.Or(s, target, b.U.At(ovf, k))
+		for i, l := range m.limits {
+			if !seen[i] {
+				target = solver.Or(s, target, b.U.At(l.lit, k))
+			}
 		}
 		st := b.Query(ctx, k, target)
-		if st == solver.Sat && !overflow && !s.Value(b.U.At(bad, k)) {
-			overflow = true
-			st = b.Query(ctx, k, b.U.At(bad, k))
+		for st == solver.Sat && !s.Value(b.U.At(bad, k)) {
+			// A limit, not a violation: note it and ask again without it.
+			target = b.U.At(bad, k)
+			for i, l := range m.limits {
+				if seen[i] = seen[i] || s.Value(b.U.At(l.lit, k)); !seen[i] {
+					target = solver.Or(s, target, b.U.At(l.lit, k))
+				}
+			}
+			st = b.Query(ctx, k, target)
 		}
 		if opts.Progress != nil && time.Since(start) > time.Second {
 			fmt.Fprintf(opts.Progress, "bmc: bound %d: %s (%s, %.1fs)\n", k, map[solver.Status]string{
@@ -74,45 +179,36 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 			res.Limits = []string{fmt.Sprintf("timeout at bound %d", k)}
 			return res, nil
 		case solver.Sat:
-			w := b.Witness(k)
-			steps, err := en.Steps(func(i int) []bool { return w.Values(en.Sys, i) }, k)
-			if err != nil {
-				return nil, fmt.Errorf("internal error: %v", err)
-			}
-			replay := opts.Replay
-			if replay == nil {
-				replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
-					eo := explicit.DefaultOptions()
-					eo.Depth = opts.Depth
-					return explicit.Replay(p, eo, steps)
-				}
-			}
-			tr, err := replay(steps)
-			if err != nil {
-				return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
-			}
-			res.Verdict, res.Trace = explicit.Unsafe, tr
-			res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, opts.Depth)
-			return res, nil
+			return counterexample(k)
+		}
+		if m.ended != nil && m.ended(k) {
+			ended = true
+			break
 		}
 	}
-	if overflow && !exact {
-		res.Verdict = explicit.Unknown
-		res.Limits = []string{fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)}
+	for i, l := range m.limits {
+		if seen[i] {
+			res.Verdict = explicit.Unknown
+			res.Limits = append(res.Limits, l.what)
+		}
+	}
+	if len(res.Limits) > 0 {
 		return res, nil
 	}
 	// Does any execution run longer than the bound?
-	if _, st := b.Search(ctx, en.Running(), opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
-		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", opts.MaxSteps, opts.Depth)
+	if ended {
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, m.frames)
+	} else if _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", opts.MaxSteps, m.frames)
 	}
 	res.Verdict = explicit.Safe
 	return res, nil
 }
 
-// callDepth is the most frames the program's stack can hold (init and the
-// thread), or -1 with recursion.
-func callDepth(p *ir.Program) int {
-	d := ir.CallDepth(p.Threads[0].Proc)
+// callDepth is the most frames a thread starting in entry can hold (or
+// init, which runs on the first thread's stack), or -1 with recursion.
+func callDepth(p *ir.Program, entry *ir.Proc) int {
+	d := ir.CallDepth(entry)
 	if p.Init != nil && d > 0 {
 		if i := ir.CallDepth(p.Init); i < 0 {
 			d = -1

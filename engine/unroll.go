@@ -13,8 +13,12 @@ import (
 // latches are frame k's next-state functions, and every frame has fresh
 // inputs.
 type Unrolling struct {
-	Sys    *ts.System
-	B      solver.Builder
+	Sys *ts.System
+	B   solver.Builder
+	// Fixed, if set, gives per frame nodes whose value is known on every
+	// path that reaches the frame through valid steps (encode.ControlReach);
+	// they are built as constants, so that what they select folds away.
+	Fixed  func(k int) map[int]bool
 	frames [][]solver.Lit // frames[k][v]: variable v at time k
 }
 
@@ -44,6 +48,10 @@ func (u *Unrolling) addFrame() {
 	f := make([]solver.Lit, s.NumVars())
 	u.frames = append(u.frames, f)
 	f[0] = b.Not(b.True())
+	var fixed map[int]bool
+	if u.Fixed != nil {
+		fixed = u.Fixed(k)
+	}
 	lit := func(l ts.Lit) solver.Lit {
 		x := f[l.Var()]
 		if l.IsNeg() {
@@ -74,6 +82,13 @@ func (u *Unrolling) addFrame() {
 				f[v] = b.NewVar()
 			}
 		case ts.And:
+			if val, ok := fixed[v]; ok {
+				f[v] = b.True()
+				if !val {
+					f[v] = b.Not(f[v])
+				}
+				continue
+			}
 			x, y := s.Operands(v)
 			f[v] = b.And(lit(x), lit(y))
 		}

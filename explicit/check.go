@@ -55,8 +55,11 @@ type Result struct {
 	Trace   *Trace   // for Unsafe
 	States  int      // explicit: distinct states explored
 	Bound   int      // bmc: the unrolling depth reached
-	Stats   string   // what the engine did, for people ("1234 states")
-	Elapsed time.Duration
+	// ContextBound is, for a violation found by deepening the rounds or
+	// switches (bmc on a concurrent program), the smallest that has one.
+	ContextBound int
+	Stats        string // what the engine did, for people ("1234 states")
+	Elapsed      time.Duration
 }
 
 // Checker explores the state space of one program.

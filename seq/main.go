@@ -128,58 +128,67 @@ func (b *builder) lazyMain() {
 	b.edge(&ir.Edge{Proc: m, From: cur, To: -1, Kind: ir.Return, Stmt: "end"}, origin{thread: -1})
 }
 
-// switchEdges are the context switch of instance i at node id of clone c,
-// leading to node back.
-func (b *builder) switchEdges(c *ir.Proc, id, back, i int) []*ir.Edge {
+// switchEdges are the context switches of instance i at node id of clone
+// c: jumps to each of its later contexts that the run can reach, and the
+// end of its contexts (To is set by the caller).
+func (b *builder) switchEdges(c *ir.Proc, id, i int) (jumps []*ir.Edge, end *ir.Edge) {
 	pos := c.Nodes[id].Pos
 	free := not(ref(b.atomic))
-	if b.eager {
-		// Leave context cx in the guessed S_{cx+1}; enter the next
-		// context of i with its guess, or end the thread.
-		guard := ff
-		for k := 0; k < b.C; k++ {
-			ok := tt
-			if k+1 < b.C {
-				ok = b.sharedEq(k + 1)
-			}
-			guard = or(guard, and(ref(b.cx[k]), ok))
+	cur := b.cx // eager: the current context; lazy: the replayed one is ic
+	if !b.eager {
+		cur = b.ic
+	}
+	// pass[d]: the thread has left its context before d, and every own
+	// context between stays empty (starts and ends in the same state).
+	// Eager leaves a context in the guess for the next one; lazy checks
+	// that a replayed context ends where the next context started, and
+	// passes only contexts before the newest (lazy's cx).
+	pass := make([]*ir.Expr, b.C+1)
+	pass[0] = ff
+	for d := 0; d < b.C; d++ {
+		leave, empty := tt, tt
+		if d+1 < b.C {
+			leave, empty = b.sharedEq(d+1), b.copiesEq(d, d+1)
 		}
-		nx := b.next(b.cx, i)
+		pass[d+1] = or(and(ref(cur[d]), leave), and(pass[d], or(not(b.owner(d, i)), empty)))
+		if !b.eager {
+			pass[d+1] = and(b.before(d), pass[d+1])
+		}
+	}
+	for d := 1; d < b.C; d++ {
+		guard := and(free, pass[d], b.owner(d, i))
+		if !b.eager {
+			guard = and(guard, b.before(d-1)) // d is not after the newest
+		}
 		var targets []*ir.Var
 		var values []*ir.Expr
-		for d, v := range b.cx {
-			targets, values = append(targets, v), append(values, nx[d])
+		for k, v := range cur {
+			targets, values = append(targets, v), append(values, ir.Const(k == d))
 		}
-		b.load(nx, &targets, &values)
-		targets, values = append(targets, b.done), append(values, not(or(nx...)))
-		return []*ir.Edge{assign(c, id, back, and(free, guard), targets, values, pos, "context switch")}
+		for k, s := range b.shared {
+			targets, values = append(targets, s), append(values, ref(b.copies[d][k]))
+		}
+		jumps = append(jumps, assign(c, id, -1, guard, targets, values, pos, fmt.Sprintf("context switch to context %d", d)))
 	}
-	// Lazy. In the newest context: store the shared state for the next
-	// context and end this run.
-	finish := ff
+	if b.eager {
+		return jumps, assign(c, id, -1, and(free, pass[b.C]), []*ir.Var{b.done}, []*ir.Expr{tt}, pos, "end of the contexts")
+	}
+	// Lazy: the run ends in the newest context, at once or after passing
+	// empty own contexts (then the newest is empty too and ends where it
+	// started); what it leaves is the start of the next context.
+	fin := ff
+	targets, values := []*ir.Var{b.done}, []*ir.Expr{tt}
 	for k := 0; k < b.C; k++ {
-		finish = or(finish, and(ref(b.ic[k]), ref(b.cx[k])))
-	}
-	targets := []*ir.Var{b.done}
-	values := []*ir.Expr{tt}
-	for k := 0; k+1 < b.C; k++ {
-		for j, s := range b.shared {
-			cp := b.copies[k+1][j]
-			targets = append(targets, cp)
-			values = append(values, or(and(ref(b.cx[k]), ref(s)), and(not(ref(b.cx[k])), ref(cp))))
+		now := and(ref(b.ic[k]), ref(b.cx[k]))
+		fin = or(fin, and(ref(b.cx[k]), or(ref(b.ic[k]), pass[k])))
+		if k+1 < b.C {
+			for j, s := range b.shared {
+				cp := b.copies[k+1][j]
+				left := or(and(now, ref(s)), and(not(now), ref(b.copies[k][j])))
+				targets = append(targets, cp)
+				values = append(values, or(and(ref(b.cx[k]), left), and(not(ref(b.cx[k])), ref(cp))))
+			}
 		}
 	}
-	out := []*ir.Edge{assign(c, id, back, and(free, finish), targets, values, pos, "end of the newest context")}
-	// Replaying an earlier context: switch where that context ended.
-	replay := ff
-	for k := 0; k+1 < b.C; k++ {
-		replay = or(replay, and(ref(b.ic[k]), not(ref(b.cx[k])), b.sharedEq(k+1)))
-	}
-	nx := b.next(b.ic, i)
-	targets, values = nil, nil
-	for d, v := range b.ic {
-		targets, values = append(targets, v), append(values, nx[d])
-	}
-	b.load(nx, &targets, &values)
-	return append(out, assign(c, id, back, and(free, replay), targets, values, pos, "replayed context switch"))
+	return jumps, assign(c, id, -1, and(free, fin), targets, values, pos, "end of the newest context")
 }

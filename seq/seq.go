@@ -25,7 +25,13 @@
 // state, locks or atomic marks, at thread start, after calls and where a
 // thread has ended: a switch before a purely local step can always be
 // moved back to the previous such point without changing what other
-// threads see or how many switches are used.
+// threads see or how many switches are used. A switch point is a node in
+// front of the step: no switch, a switch to any later context of the
+// thread (passing over its own contexts that stay empty, which start and
+// end in the same shared state), or the end of its contexts. So a thread
+// switches at most once at a point, every way through costs one step, and
+// loop-free threads give a loop-free sequential program, whose every
+// execution the unrolling can cover (encode.ControlReach).
 package seq
 
 import (
@@ -373,29 +379,30 @@ func (b *builder) first(c, i int) *ir.Expr {
 	return r
 }
 
-// next is, for each context d, the condition that d is instance i's next
-// context after the one marked in the one-hot cur.
-func (b *builder) next(cur []*ir.Var, i int) []*ir.Expr {
-	out := make([]*ir.Expr, b.C)
-	for d := range out {
-		r := ff
-		for c := 0; c < d; c++ {
-			between := ref(cur[c])
-			for j := c + 1; j < d; j++ {
-				between = and(between, not(b.owner(j, i)))
-			}
-			r = or(r, between)
-		}
-		out[d] = and(r, b.owner(d, i))
-	}
-	return out
-}
-
 // sharedEq is the condition that the shared state equals copy c.
 func (b *builder) sharedEq(c int) *ir.Expr {
 	r := tt
 	for k, s := range b.shared {
 		r = and(r, eq(ref(s), ref(b.copies[c][k])))
+	}
+	return r
+}
+
+// copiesEq is the condition that copies c and d of the shared state are
+// equal.
+func (b *builder) copiesEq(c, d int) *ir.Expr {
+	r := tt
+	for k := range b.shared {
+		r = and(r, eq(ref(b.copies[c][k]), ref(b.copies[d][k])))
+	}
+	return r
+}
+
+// before is lazy's condition that context d precedes the newest one.
+func (b *builder) before(d int) *ir.Expr {
+	r := ff
+	for c := d + 1; c < b.C; c++ {
+		r = or(r, ref(b.cx[c]))
 	}
 	return r
 }

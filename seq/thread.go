@@ -299,9 +299,13 @@ func (t *threadCode) atomicMark(e *ir.Edge, mark ir.AtomicMark, o origin) {
 	b.edge(assign(e.Proc, mid, to, nil, []*ir.Var{b.atomic}, []*ir.Expr{v}, e.Pos, "in_atomic"), origin{thread: t.inst})
 }
 
-// addSwitches offers a context switch at every marked node: a switch
-// edge to a fresh node that unwinds when the thread's contexts are over
-// and otherwise comes back (so that several contexts may pass empty).
+// addSwitches offers a context switch at every marked node, as a node in
+// front of it: either no switch, or a switch to one of the thread's later
+// contexts (passing over its own contexts that stay empty), or the end of
+// the thread's contexts (unwind). Every way through takes exactly one
+// step and the code stays free of cycles, so that the unrolling's control
+// reachability sees where each run can be at each step and when all have
+// ended.
 func (t *threadCode) addSwitches() {
 	b := t.b
 	for _, c := range b.out.Procs {
@@ -310,13 +314,24 @@ func (t *threadCode) addSwitches() {
 			if !nodes[id] || c.Nodes[id].Error && b.eager {
 				continue
 			}
-			pos := c.Nodes[id].Pos
-			back := b.node(c, pos, "after context switch")
-			for _, e := range b.switchEdges(c, id, back, t.inst) {
-				b.edge(e, origin{thread: t.inst})
+			n := c.Nodes[id]
+			pos := n.Pos
+			cont := b.node(c, pos, n.Stmt)
+			for _, e := range n.Out {
+				e.From = cont
 			}
-			b.edge(control(c, back, t.bailNode(c), ref(b.done), pos, "thread_done"), origin{thread: t.inst})
-			b.edge(control(c, back, id, not(ref(b.done)), pos, "!thread_done"), origin{thread: t.inst})
+			c.Nodes[cont].Out, n.Out = n.Out, nil
+			b.edge(control(c, id, cont, nil, pos, "no context switch"), origin{thread: t.inst})
+			ended := len(c.Nodes[cont].Out) == 0 // the thread has ended: only the end is left
+			jumps, end := b.switchEdges(c, id, t.inst)
+			if !ended {
+				for _, e := range jumps {
+					e.To = cont
+					b.edge(e, origin{thread: t.inst})
+				}
+			}
+			end.To = t.bailNode(c)
+			b.edge(end, origin{thread: t.inst})
 		}
 	}
 }

@@ -16,7 +16,11 @@ type Config struct {
 	Locals     int // per function
 	Stmts      int // statements per function body (top level)
 	Locks      int
-	WithHelper bool // a called (possibly recursive) helper function
+	WithHelper bool // called helper functions
+	// Bounded programs: no while loops, and a helper that does not call
+	// itself, so that every execution ends within a bounded number of
+	// steps (the bounded engines then see all of them).
+	Bounded bool
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -57,7 +61,11 @@ func Generate(seed int64, cfg Config) string {
 	g.printf("end\n")
 	if cfg.WithHelper {
 		g.printf("\nbool helper(a) begin\n  decl l0;\n")
-		g.printf("  if (%s) then\n    l0 := helper(!a);\n  else\n    l0 := %s;\n  fi\n", g.expr(1, []string{"a"}), g.expr(1, []string{"a"}))
+		self := "helper(!a)"
+		if cfg.Bounded {
+			self = "!a"
+		}
+		g.printf("  if (%s) then\n    l0 := %s;\n  else\n    l0 := %s;\n  fi\n", g.expr(1, []string{"a"}), self, g.expr(1, []string{"a"}))
 		g.printf("  if (%s) then return; fi\n", g.expr(1, []string{"a", "l0"}))
 		g.printf("  return l0 ^ a;\nend\n")
 		g.printf("\nbool<2> pair(a, b) begin\n")
@@ -123,6 +131,9 @@ func (g *gen) stmt(indent string, locals []string) {
 	k := g.r.Intn(14)
 	if g.depth > 2 && k >= 8 {
 		k = g.r.Intn(8) // keep nesting shallow
+	}
+	if g.cfg.Bounded && (k == 10 || k == 11) {
+		k = 8 // an if instead of a loop
 	}
 	switch k {
 	case 0, 1, 2:

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bmc/explicit"
+	"bmc/ir"
+)
+
+// Limits of TestSeqVerdicts, measured on the examples: the states the
+// explicit search of one sequential program may visit (it covers roughly
+// 100,000 to 200,000 states a second), and the guessed globals beyond
+// which an eager program is not searched at all (up to 12 every eager
+// example finishes within 0.2 s; from 14 on most exceed 400,000 states,
+// and at 30 and more the search splits on so many guessed bits that it
+// ran out of 3 GB of memory).
+const (
+	seqStates       = 200_000 // a safe or depth-bound line, at each bound
+	seqStatesUnsafe = 600_000 // an unsafe line, checked at its own bound only
+	seqShortStates  = 50_000  // either, with -short
+	eagerMaxGuessed = 12      // uninitialised globals of the eager program
+	mainFrame       = 1       // the sequential main, which calls the thread clones
+)
+
+// seqBound is a context bound as the command line spells it.
+type seqBound struct {
+	flag string // -k or --switches
+	n    int
+}
+
+func (b seqBound) String() string { return b.flag + " " + strconv.Itoa(b.n) }
+
+// upTo lists the bounds from the smallest (1 round, 0 switches) to b.
+func (b seqBound) upTo() []seqBound {
+	lo := 0
+	if b.flag == "-k" {
+		lo = 1
+	}
+	var out []seqBound
+	for n := lo; n <= b.n; n++ {
+		out = append(out, seqBound{b.flag, n})
+	}
+	return out
+}
+
+// seqCase is one `// expect:` line checked through the sequentializations.
+type seqCase struct {
+	path    string
+	line    int
+	want    string     // safe, unsafe or depth-bound
+	bounds  []seqBound // the line's bound; a one-thread program without one gets -k 1 and --switches 0
+	threads string
+	target  string
+	depth   int
+	note    string // where want comes from, when not from the line itself
+}
+
+func (c seqCase) String() string {
+	return fmt.Sprintf("%s:%d (%s)", filepath.Base(c.path), c.line, c.want)
+}
+
+// seqCases reads the expect lines of the examples that the
+// sequentializations can check: safety verdicts with a context bound, and
+// for a one-thread program any safety verdict. The flags are parsed by the
+// check command's own flag set.
+func seqCases(t *testing.T) []seqCase {
+	files, err := filepath.Glob("../../examples/*.bpl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples (%v)", err)
+	}
+	var out []seqCase
+	for _, path := range files {
+		for _, exp := range readExpectations(t, path) {
+			switch exp.verdict {
+			case "safe", "unsafe", "depth-bound":
+			default:
+				continue // fair non-termination (--lasso) is not a safety check
+			}
+			cmd := newCheck(io.Discard, io.Discard)
+			if err := cmd.ParseFlags(exp.flags); err != nil {
+				t.Fatalf("%s:%d: %v", path, exp.line, err)
+			}
+			fl := cmd.Flags()
+			c := seqCase{path: path, line: exp.line, want: exp.verdict}
+			c.threads, _ = fl.GetString("threads")
+			c.target, _ = fl.GetString("target")
+			c.depth, _ = fl.GetInt("depth")
+			switch {
+			case fl.Changed("rounds"):
+				k, _ := fl.GetInt("rounds")
+				c.bounds = []seqBound{{"-k", k}}
+			case fl.Changed("switches"):
+				n, _ := fl.GetInt("switches")
+				c.bounds = []seqBound{{"--switches", n}}
+			}
+			concurrent := threadCount(t, path, c.threads, c.target) > 1
+			if c.bounds == nil {
+				if concurrent {
+					continue // every interleaving: no sequentialization
+				}
+				// One thread, one context: both bounds cover every execution.
+				c.bounds = []seqBound{{"-k", 1}, {"--switches", 0}}
+			}
+			if fl.Changed("max-steps") {
+				// The verdict holds for BMC steps of the original; the
+				// sequential program takes other steps and the explicit
+				// search none, so compare with the explicit engine.
+				c.want = explicitVerdict(t, path, exp.flags)
+				c.note = fmt.Sprintf(" (the line says %s with --max-steps; the explicit engine on the original says %s)", exp.verdict, c.want)
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// threadCount loads the example as `bmc check` does and counts its thread
+// instances.
+func threadCount(t *testing.T, path, threads, target string) int {
+	t.Helper()
+	opts := ir.Options{Target: target}
+	if threads != "" {
+		tc, err := ir.ParseThreads(threads)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		opts.Threads = tc
+	}
+	p, err := load(path, opts, io.Discard)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	n := 0
+	for _, th := range p.Threads {
+		n += th.Count
+	}
+	return n
+}
+
+// explicitVerdict runs `bmc check --engine explicit` with the flags but
+// --max-steps (a bound of the bmc engine only).
+func explicitVerdict(t *testing.T, path string, flags []string) string {
+	t.Helper()
+	args := []string{"check", "--engine", "explicit", "--json", "--quiet"}
+	for i := 0; i < len(flags); i++ {
+		switch {
+		case flags[i] == "--max-steps":
+			i++
+		case strings.HasPrefix(flags[i], "--max-steps="):
+		default:
+			args = append(args, flags[i])
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	run(append(args, path), &stdout, &stderr)
+	var r struct {
+		Verdict string
+		Limits  []string
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("bmc %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	if r.Verdict == "unknown" && len(r.Limits) == 1 && strings.HasPrefix(r.Limits[0], "depth bound") {
+		return "depth-bound"
+	}
+	return r.Verdict
+}
+
+// seqRun is the outcome of one sequentialization at one bound.
+type seqRun struct {
+	verdict string // safe, unsafe, depth-bound; "too large" when the state limit stopped the search
+	guessed int    // uninitialised globals of the sequential program
+	states  int
+	elapsed time.Duration
+	skipped bool // eager with too many guesses: not searched
+}
+
+// checkSeq prints the sequentialization with `bmc seq`, parses it back
+// and searches it with the explicit engine as a one-thread program.
+func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int) seqRun {
+	t.Helper()
+	args := []string{"seq", "--" + method, b.flag, strconv.Itoa(b.n)}
+	if c.threads != "" {
+		args = append(args, "--threads", c.threads)
+	}
+	if c.target != "" {
+		args = append(args, "--target", c.target)
+	}
+	args = append(args, c.path)
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != exitSafe {
+		t.Fatalf("%v: bmc %s: exit %d\n%s", c, strings.Join(args, " "), code, stderr.String())
+	}
+	name := fmt.Sprintf("%s.%s.bpl", strings.TrimSuffix(filepath.Base(c.path), ".bpl"), method)
+	p, warnings, err := ir.Load(name, stdout.Bytes(), ir.Options{})
+	if err != nil {
+		t.Fatalf("%v: the output of bmc %s does not parse back: %v\n%s", c, strings.Join(args, " "), err, stdout.String())
+	}
+	if len(warnings) > 0 {
+		t.Logf("%v: bmc %s: %d warnings on the output, first: %v", c, strings.Join(args, " "), len(warnings), warnings[0])
+	}
+	if len(p.Threads) != 1 || p.Threads[0].Count != 1 || p.Threads[0].Unbounded || p.Threads[0].Proc.Name != "main" {
+		t.Fatalf("%v: the output of bmc %s is not a one-thread program starting in main: %d thread specs", c, strings.Join(args, " "), len(p.Threads))
+	}
+	r := seqRun{}
+	for _, g := range p.Globals {
+		if g.Init == ir.Unknown {
+			r.guessed++
+		}
+	}
+	if method == "eager" && r.guessed > eagerMaxGuessed {
+		r.skipped = true
+		return r
+	}
+	o := explicit.DefaultOptions()
+	o.Depth = c.depth + mainFrame
+	o.MaxStates = maxStates
+	ck, err := explicit.New(p, o)
+	if err != nil {
+		t.Fatalf("%v: %v", c, err)
+	}
+	res := ck.Run(context.Background())
+	r.states, r.elapsed = res.States, res.Elapsed
+	switch {
+	case res.Verdict != explicit.Unknown:
+		r.verdict = res.Verdict.String()
+	case hasLimit(res, "state limit"):
+		r.verdict = "too large"
+	case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
+		r.verdict = "depth-bound"
+	default:
+		r.verdict = "unknown: " + strings.Join(res.Limits, "; ")
+	}
+	return r
+}
+
+func hasLimit(res *explicit.Result, prefix string) bool {
+	for _, l := range res.Limits {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSeqVerdicts checks that `bmc seq` output parses back and that
+// searching it as a sequential program gives the verdict of `bmc check` on
+// the original: for every safety `// expect:` line of examples/*.bpl with
+// a context bound (a one-thread example without a bound is printed with
+// -k 1 and --switches 0, each covering all its executions), the lazy and
+// the eager sequentialization at that bound and thread counts are printed
+// by the seq command, read back by the front end and searched by the
+// explicit engine (call depth one more than the line's, for main).
+//
+// The sequential programs keep a copy of the shared state per context, so
+// their state spaces grow much faster with the bound than the original's.
+// An unsafe line is searched at its bound, up to seqStatesUnsafe states:
+// all but one fit (bluetooth --switches 4 with adder=2 needs over 3
+// million states, half a minute on its own, and is logged as not
+// checked). A safe or
+// depth-bound line is searched bound by bound from the smallest: below
+// the line's bound a safe line must stay safe and a depth-bound line must
+// not become unsafe; the first bound that exceeds seqStates ends the
+// climb, and the test logs the largest bound it reached (dekker, peterson,
+// mutant_fig1c and kind_fig11 with --switches, for instance, have millions
+// of states at their bound). The eager translation guesses the shared
+// state of every context, and the explicit search splits on each guessed
+// bit it reads: beyond eagerMaxGuessed guessed globals an eager case is
+// skipped, with a log line. With -short only the lazy translation runs,
+// with a smaller state limit.
+func TestSeqVerdicts(t *testing.T) {
+	start := time.Now()
+	cases := seqCases(t)
+	methods := []string{"lazy", "eager"}
+	limit, limitUnsafe := seqStates, seqStatesUnsafe
+	if testing.Short() {
+		methods = methods[:1]
+		limit, limitUnsafe = seqShortStates, seqShortStates
+	}
+	var mu sync.Mutex
+	tally := map[string]int{}
+	t.Run("examples", func(t *testing.T) {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s:%d", filepath.Base(c.path), c.line), func(t *testing.T) {
+				t.Parallel()
+				if c.note != "" {
+					t.Logf("%v%s", c, c.note)
+				}
+				for _, method := range methods {
+					for _, b := range c.bounds {
+						key := method + " " + checkSeqCase(t, c, method, b, limit, limitUnsafe)
+						mu.Lock()
+						tally[key]++
+						mu.Unlock()
+					}
+				}
+			})
+		}
+	})
+	t.Logf("%d expect lines, %v in %v", len(cases), tally, time.Since(start).Round(time.Millisecond))
+	if n := tally["lazy at the bound"]; n == 0 {
+		t.Errorf("no lazy sequentialization was checked at its line's bound: %v", tally)
+	}
+}
+
+// checkSeqCase checks one expect line with one translation at bound b and
+// says how far it got: "at the bound", "below the bound", "too large"
+// or "skipped".
+func checkSeqCase(t *testing.T, c seqCase, method string, b seqBound, limit, limitUnsafe int) string {
+	t.Helper()
+	bounds := b.upTo()
+	if c.want == "unsafe" {
+		bounds, limit = bounds[len(bounds)-1:], limitUnsafe // nothing follows for smaller bounds
+	}
+	reached := ""
+	for i, at := range bounds {
+		r := checkSeq(t, c, method, at, limit)
+		what := fmt.Sprintf("%v, %s %v", c, method, at)
+		switch {
+		case r.skipped && reached == "":
+			t.Logf("%s: skipped, %d guessed globals (more than %d)", what, r.guessed, eagerMaxGuessed)
+			return "skipped"
+		case r.skipped:
+			t.Logf("%s: %d guessed globals (more than %d); checked up to %s only", what, r.guessed, eagerMaxGuessed, reached)
+			return "below the bound"
+		case r.verdict == "too large":
+			if reached == "" {
+				t.Logf("%s: not checked, more than %d states (%v)", what, limit, r.elapsed.Round(time.Millisecond))
+				return "too large"
+			}
+			t.Logf("%s: more than %d states (%v); checked up to %s only", what, limit, r.elapsed.Round(time.Millisecond), reached)
+			return "below the bound"
+		}
+		final := i == len(bounds)-1
+		ok := r.verdict == c.want
+		if !final {
+			// Fewer contexts, fewer executions: no violation stays none.
+			ok = r.verdict == "safe" || c.want == "depth-bound" && r.verdict == "depth-bound"
+		}
+		if !ok {
+			t.Errorf("%s: the sequential program is %s (%d states); `bmc check` on the original is %s at %v",
+				what, r.verdict, r.states, c.want, b)
+			return "failed"
+		}
+		if testing.Verbose() {
+			t.Logf("%s: %s, %d states, %d guessed globals, %v", what, r.verdict, r.states, r.guessed, r.elapsed.Round(time.Millisecond))
+		}
+		reached = at.String()
+	}
+	return "at the bound"
+}

@@ -1,0 +1,122 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"bmc/explicit"
+	"bmc/internal/progen"
+	"bmc/ir"
+)
+
+// TestConcurrentDifferential runs random concurrent programs (2 or 3
+// threads, shared and local variables, a lock (with 2 threads), atomic
+// sections, calls;
+// no loops or recursion, so that the bounded engines see every
+// execution) through the explicit checker and through BMC on the eager,
+// lazy and direct encodings with gini (and Z3 on every fourth program):
+// every verdict and the smallest violating bound must agree.
+func TestConcurrentDifferential(t *testing.T) {
+	const depth = 3
+	programs := 16
+	if testing.Short() {
+		programs = 8
+	}
+	solvers := []string{"gini", "z3"}
+	if _, err := NewSolver("z3"); err != nil {
+		solvers = solvers[:1]
+	}
+	type boundKind struct {
+		name string
+		max  int
+		set  func(*explicit.Options, int)
+	}
+	kinds := []boundKind{
+		{"switches", 1, func(o *explicit.Options, k int) { o.Switches, o.Rounds = k, 0 }},
+		{"rounds", 2, func(o *explicit.Options, k int) { o.Switches, o.Rounds = -1, k }},
+	}
+	violations := 0
+	for seed := int64(1); seed <= int64(programs); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Threads, cfg.Globals, cfg.Stmts, cfg.Bounded = 2+int(seed/2%2), 2, 3, true
+		kind := kinds[seed%2]
+		if cfg.Threads == 3 {
+			// Keeps the test within a few minutes: BMC on three threads
+			// is much slower (docs/BENCHMARKS.md).
+			kind.max--
+			cfg.Stmts, cfg.Locks = 2, 0
+		}
+		src := progen.Generate(seed, cfg)
+		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo := 0
+		if kind.name == "rounds" {
+			lo = 1
+		}
+		// The explicit checker's smallest violating bound (-1: none).
+		want := -1
+		for k := lo; k <= kind.max && want < 0; k++ {
+			o := explicit.DefaultOptions()
+			o.Depth = depth
+			kind.set(&o, k)
+			c, err := explicit.New(p, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Run(context.Background())
+			if r.Verdict == explicit.Unknown {
+				t.Fatalf("seed %d: explicit: %v", seed, r.Limits)
+			}
+			if r.Verdict == explicit.Unsafe {
+				want = k
+			}
+		}
+		if want >= 0 {
+			violations++
+		}
+		for _, method := range []string{"eager", "lazy", "direct"} {
+			for _, sv := range solvers {
+				if sv == "z3" && seed%4 != 0 {
+					continue
+				}
+				o := Options{Engine: "bmc", Solver: sv, Seq: method, MaxSteps: 20, Explicit: explicit.DefaultOptions()}
+				o.Explicit.Depth = depth
+				kind.set(&o.Explicit, kind.max)
+				st := time.Now()
+				o.Timeout = 60 * time.Second
+				res, err := Check(context.Background(), p, o)
+				if err != nil {
+					t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
+				}
+				t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, method, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
+				if err != nil {
+					t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
+				}
+				got := -1
+				switch res.Verdict {
+				case explicit.Unsafe:
+					got = res.ContextBound
+				case explicit.Safe:
+					if !strings.Contains(res.Bounds, "every execution") {
+						t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, method, sv, res.Bounds, src)
+					}
+				default:
+					t.Fatalf("seed %d %s/%s: %s %v", seed, method, sv, res.Verdict, res.Limits)
+				}
+				if got != want {
+					t.Fatalf("seed %d %s/%s, %s up to %d: explicit's smallest violating bound %d, bmc's %d (-1: none)\n%s",
+						seed, method, sv, kind.name, kind.max, want, got, src)
+				}
+			}
+		}
+	}
+	if violations == 0 || violations == programs {
+		t.Errorf("%d of %d programs have violations: the test does not tell verdicts apart", violations, programs)
+	}
+	t.Logf("%d of %d programs have violations", violations, programs)
+}
