@@ -19,8 +19,9 @@ type ProgramOptions struct {
 	MaxSteps   int // transitions (large blocks) to unroll
 	SmallSteps bool
 	// UntilEnded, when larger than MaxSteps, unrolls up to this many
-	// steps instead if control reachability shows that every execution
-	// has ended by then, so that the result covers every execution.
+	// steps instead if the encoding shows that every execution has ended
+	// by then (control reachability; the direct product's longest run),
+	// so that the result covers every execution.
 	UntilEnded int
 	Progress   io.Writer
 	// Replay turns a counterexample (steps of p) into the trace shown;
@@ -54,13 +55,7 @@ type limit struct {
 // solver s. A counterexample is replayed on the explicit interpreter
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
-	// Without recursion the deepest call chain bounds the stack: encoding
-	// just that many frames makes an overflow impossible, and leaves the
-	// solver no overflow to refute (a counting argument it finds hard).
-	frames, exact := opts.Depth, false
-	if d := callDepth(p, p.Threads[0].Proc); d > 0 && d <= opts.Depth {
-		frames, exact = d, true
-	}
+	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, opts.Depth)
 	en, err := encode.EncodeWith(p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return nil, err
@@ -68,26 +63,22 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	reach := en.ControlReach()
 	m := &model{sys: en.Sys, steps: en.Steps, running: en.Running(), fixed: reach.Fixed, ended: reach.Ended, frames: opts.Depth}
 	if !exact {
-		m.limits = append(m.limits, limit{en.Sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)})
+		m.limits = append(m.limits, overflow(en.Sys, opts.Depth))
 	}
 	return check(ctx, p, m, s, opts)
 }
 
 // CheckDirect runs bounded model checking on the direct interleaving
 // encoding of a concurrent program within the rounds or switches of b
-// (b.Depth is opts.Depth, or less when no thread recurses).
+// (its Depth and SmallSteps come from opts).
 func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions, b encode.DirectOptions) (*explicit.Result, error) {
-	b.Depth, b.SmallSteps = opts.Depth, opts.SmallSteps
-	exact := true
-	deepest := 0
+	var entries []*ir.Proc
 	for _, t := range p.Threads {
-		d := callDepth(p, t.Proc)
-		exact = exact && d > 0 && d <= opts.Depth
-		deepest = max(deepest, d)
+		entries = append(entries, t.Proc)
 	}
-	if exact {
-		b.Depth = deepest
-	}
+	var exact bool
+	b.Depth, exact = stackFrames(p, entries, opts.Depth)
+	b.SmallSteps = opts.SmallSteps
 	d, err := encode.EncodeDirect(p, b)
 	if err != nil {
 		return nil, err
@@ -97,10 +88,32 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 		m.ended = func(k int) bool { return k >= n }
 	}
 	if !exact {
-		m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", opts.Depth)})
+		m.limits = append(m.limits, overflow(d.Sys, opts.Depth))
 	}
 	m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropThreadBound].Lit, fmt.Sprintf("thread bound reached (%d threads)", b.MaxThreads)})
 	return check(ctx, p, m, s, opts)
+}
+
+// stackFrames is how many frames a thread's stack needs: without
+// recursion the deepest call chain from the entries bounds it, and
+// encoding just that many makes an overflow impossible (exact) and leaves
+// the solver no overflow to refute (a counting argument it finds hard);
+// otherwise depth.
+func stackFrames(p *ir.Program, entries []*ir.Proc, depth int) (frames int, exact bool) {
+	deepest := 0
+	for _, e := range entries {
+		d := callDepth(p, e)
+		if d <= 0 || d > depth {
+			return depth, false
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest, true
+}
+
+// overflow is the limit that a call found every one of depth frames in use.
+func overflow(sys *ts.System, depth int) limit {
+	return limit{sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", depth)}
 }
 
 // check is the BMC loop: one query per bound for a violation or a limit
