@@ -64,7 +64,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 			}
 			res, err = engine.CheckProgram(ctx, sp.Seq, s, engine.ProgramOptions{
 				// main's frame comes on top of the thread's frames.
-				Depth: depth + 1, MaxSteps: o.MaxSteps, UntilEnded: untilEnded,
+				Depth: depth + 1, MaxSteps: o.MaxSteps, UntilEnded: untilEnded, Unwind: !o.Frames,
 				Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
 					cs, err := sp.Interleave(steps)
 					if err != nil {

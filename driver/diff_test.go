@@ -17,8 +17,9 @@ import (
 // sections, calls;
 // no loops or recursion, so that the bounded engines see every
 // execution) through the explicit checker and through BMC on the eager,
-// lazy and direct encodings with gini (and Z3 on every fourth program):
-// every verdict and the smallest violating bound must agree.
+// lazy and direct encodings with gini (and Z3 on every fourth program),
+// the sequentializations both encoded whole and unrolled frame by frame
+// (with gini): every verdict and the smallest violating bound must agree.
 func TestConcurrentDifferential(t *testing.T) {
 	const depth = 3
 	programs := 16
@@ -79,39 +80,51 @@ func TestConcurrentDifferential(t *testing.T) {
 		if want >= 0 {
 			violations++
 		}
+		type run struct {
+			method, solver string
+			frames         bool
+		}
+		var runs []run
 		for _, method := range []string{"eager", "lazy", "direct"} {
 			for _, sv := range solvers {
 				if sv == "z3" && seed%4 != 0 {
 					continue
 				}
-				o := Options{Engine: "bmc", Solver: sv, Seq: method, MaxSteps: 20, Explicit: explicit.DefaultOptions()}
-				o.Explicit.Depth = depth
-				kind.set(&o.Explicit, kind.max)
-				st := time.Now()
-				o.Timeout = 60 * time.Second
-				res, err := Check(context.Background(), p, o)
-				if err != nil {
-					t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
+				runs = append(runs, run{method, sv, false})
+			}
+			if method != "direct" {
+				runs = append(runs, run{method, "gini", true})
+			}
+		}
+		for _, r := range runs {
+			method, sv := r.method, r.solver // sv names the run in messages
+			if r.frames {
+				sv += "/frames"
+			}
+			o := Options{Engine: "bmc", Solver: r.solver, Seq: method, MaxSteps: 20, Frames: r.frames, Explicit: explicit.DefaultOptions()}
+			o.Explicit.Depth = depth
+			kind.set(&o.Explicit, kind.max)
+			st := time.Now()
+			o.Timeout = 60 * time.Second
+			res, err := Check(context.Background(), p, o)
+			if err != nil {
+				t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
+			}
+			t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, method, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
+			got := -1
+			switch res.Verdict {
+			case explicit.Unsafe:
+				got = res.ContextBound
+			case explicit.Safe:
+				if !strings.Contains(res.Bounds, "every execution") {
+					t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, method, sv, res.Bounds, src)
 				}
-				t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, method, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
-				if err != nil {
-					t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
-				}
-				got := -1
-				switch res.Verdict {
-				case explicit.Unsafe:
-					got = res.ContextBound
-				case explicit.Safe:
-					if !strings.Contains(res.Bounds, "every execution") {
-						t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, method, sv, res.Bounds, src)
-					}
-				default:
-					t.Fatalf("seed %d %s/%s: %s %v", seed, method, sv, res.Verdict, res.Limits)
-				}
-				if got != want {
-					t.Fatalf("seed %d %s/%s, %s up to %d: explicit's smallest violating bound %d, bmc's %d (-1: none)\n%s",
-						seed, method, sv, kind.name, kind.max, want, got, src)
-				}
+			default:
+				t.Fatalf("seed %d %s/%s: %s %v", seed, method, sv, res.Verdict, res.Limits)
+			}
+			if got != want {
+				t.Fatalf("seed %d %s/%s, %s up to %d: explicit's smallest violating bound %d, bmc's %d (-1: none)\n%s",
+					seed, method, sv, kind.name, kind.max, want, got, src)
 			}
 		}
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	Solver   string
 	Seq      string // concurrent programs on the bmc engine: auto, eager, lazy or direct
 	MaxSteps int
+	// Frames unrolls the transition relation frame by frame even where
+	// the program (or its sequentialization) is loop-free and
+	// non-recursive and could be encoded whole (encode.Unwind).
+	Frames   bool
 	Timeout  time.Duration
 	Progress io.Writer // nil: quiet
 	Explicit explicit.Options
@@ -145,5 +149,5 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 	}
 	defer s.Close()
 	return engine.CheckProgram(ctx, p, s, engine.ProgramOptions{
-		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, Progress: o.Progress})
+		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, Unwind: !o.Frames, Progress: o.Progress})
 }

@@ -23,7 +23,11 @@ type ProgramOptions struct {
 	// by then (control reachability; the direct product's longest run),
 	// so that the result covers every execution.
 	UntilEnded int
-	Progress   io.Writer
+	// Unwind encodes a loop-free, non-recursive program whole
+	// (encode.Unwind) instead of unrolling its transition relation; other
+	// programs are unrolled as usual.
+	Unwind   bool
+	Progress io.Writer
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.
@@ -44,6 +48,9 @@ type model struct {
 	fixed  func(k int) map[int]bool
 	ended  func(k int) bool
 	frames int // call depth as the user asked for it
+	// unwound, when positive, says that frame 0 is the whole program and
+	// its longest execution has this many statements.
+	unwound int
 }
 
 type limit struct {
@@ -56,6 +63,15 @@ type limit struct {
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
 	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, opts.Depth)
+	if opts.Unwind && exact && encode.Unwindable(p, frames) == nil {
+		u, err := encode.Unwind(p, frames)
+		if err != nil {
+			return nil, err
+		}
+		m := &model{sys: u.Sys, steps: u.Steps, running: ts.False, frames: opts.Depth, unwound: max(u.Longest, 1),
+			ended: func(int) bool { return true }}
+		return check(ctx, p, m, s, opts)
+	}
 	en, err := encode.EncodeWith(p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return nil, err
@@ -150,7 +166,10 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
 		}
 		res.Verdict, res.Trace, res.Bound, res.Stats = explicit.Unsafe, tr, k, stats(k)
-		res.Bounds = fmt.Sprintf("%d steps, call depth %d", k, m.frames)
+		if m.unwound > 0 {
+			res.Bound = len(steps)
+		}
+		res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, m.frames)
 		return res, nil
 	}
 	if m.ended != nil {
@@ -210,6 +229,9 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	}
 	// Does any execution run longer than the bound?
 	if ended {
+		if m.unwound > 0 {
+			res.Bound = m.unwound
+		}
 		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, m.frames)
 	} else if _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
 		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", opts.MaxSteps, m.frames)

@@ -147,6 +147,7 @@ type checkFlags struct {
 	engine      string
 	solver      string
 	maxSteps    int
+	frames      bool
 	quiet       bool
 	target      string
 	threads     string
@@ -181,6 +182,7 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto")
 	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
+	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
@@ -234,7 +236,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, Timeout: f.timeout,
+	o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, Frames: f.frames, Timeout: f.timeout,
 		Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 			MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
 	if !f.quiet {

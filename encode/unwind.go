@@ -1,0 +1,454 @@
+package encode
+
+import (
+	"fmt"
+	"math/bits"
+
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/ts"
+)
+
+// Unwound is a loop-free, non-recursive sequential program encoded whole:
+// every call inlined and every statement encoded once, in the order of
+// the unwound control-flow graph (the single-assignment form that
+// CBMC-based tools such as Lazy-CSeq build). A time-frame unrolling
+// instead copies the whole transition relation into every frame, and
+// the solver must rule out in each frame the blocks that cannot run
+// there; a sequentialization of loop-free threads is a long chain of
+// blocks, so that costs a factor of the path length.
+//
+// The result is still a transition system, of one frame: no latches,
+// inputs for the path's choices and nondeterministic values, and the
+// violation as a property of frame 0. A node instance is reached when
+// one of its incoming edge instances is taken; an edge is attempted when
+// its node is reached and the node's choice inputs select it, and taken
+// when it is also feasible. Each node selects at most one edge, so the
+// reached nodes form one path and the values at a join are those of the
+// edge taken into it (a multiplexer over the incoming edges). A path may
+// stop anywhere, as a prefix of an execution; the violation needs no
+// more.
+type Unwound struct {
+	Prog *ir.Program
+	Sys  *ts.System
+	// Longest is the number of statements on the longest path: every
+	// execution ends within it.
+	Longest int
+
+	nodes []unode
+	edges []uedge
+	pool  []ts.Lit
+	bad   []ts.Lit
+}
+
+// unode is one instance of a node: the node in one inlined call.
+type unode struct {
+	node  *ir.Node
+	reach ts.Lit
+	out   []int // edge instances
+	depth int   // statements on the longest path to it
+}
+
+// uedge is one instance of an edge with the state after it (the locals
+// of the frame on top after the step).
+type uedge struct {
+	edge                   *ir.Edge
+	attempted, taken, bad  ts.Lit
+	globals, locals, locks []ts.Lit
+	to                     int // the node instance reached; -1: the program ends
+}
+
+// ustate is the symbolic state at a node instance.
+type ustate struct {
+	globals, locals, locks []ts.Lit
+}
+
+// arrival is an edge instance taken into a node instance.
+type arrival struct {
+	edge  int
+	taken ts.Lit
+	st    ustate
+	depth int
+}
+
+// maxUnwound bounds the node instances of an unwound program: beyond it
+// the time-frame unrolling, whose size does not grow with inlining, is
+// used instead.
+const maxUnwound = 1 << 20
+
+// Unwindable reports why p cannot be encoded whole with call stacks of
+// at most depth frames, or nil.
+func Unwindable(p *ir.Program, depth int) error {
+	if err := Sequential(p); err != nil {
+		return err
+	}
+	starts := []*ir.Proc{p.Threads[0].Proc}
+	if p.Init != nil {
+		starts = append(starts, p.Init)
+	}
+	size := map[*ir.Proc]int{}
+	var count func(pr *ir.Proc) (int, error)
+	count = func(pr *ir.Proc) (int, error) {
+		if n, ok := size[pr]; ok {
+			return n, nil
+		}
+		order, err := topoOrder(pr)
+		if err != nil {
+			return 0, err
+		}
+		n := len(order)
+		for _, id := range order {
+			for _, e := range pr.Nodes[id].Out {
+				if e.Kind == ir.Call {
+					c, err := count(e.Callee)
+					if err != nil {
+						return 0, err
+					}
+					n += c
+					if n > maxUnwound {
+						return 0, fmt.Errorf("inlining every call gives more than %d locations", maxUnwound)
+					}
+				}
+			}
+		}
+		size[pr] = n
+		return n, nil
+	}
+	total := 0
+	for _, pr := range starts {
+		d := ir.CallDepth(pr)
+		if d < 0 {
+			return fmt.Errorf("the program is recursive")
+		}
+		if d > depth {
+			return fmt.Errorf("calls nest %d deep, more than the depth bound %d", d, depth)
+		}
+		n, err := count(pr)
+		if err != nil {
+			return err
+		}
+		if total += n; total > maxUnwound {
+			return fmt.Errorf("inlining every call gives more than %d locations", maxUnwound)
+		}
+	}
+	return nil
+}
+
+// topoOrder is pr's nodes reachable from its entry in topological order,
+// or an error when they form a loop.
+func topoOrder(pr *ir.Proc) ([]int, error) {
+	const (
+		unseen = iota
+		active
+		done
+	)
+	mark := make([]uint8, len(pr.Nodes))
+	var post []int
+	var loop error
+	var visit func(id int)
+	visit = func(id int) {
+		mark[id] = active
+		for _, e := range pr.Nodes[id].Out {
+			if e.To < 0 || loop != nil {
+				continue
+			}
+			switch mark[e.To] {
+			case active:
+				loop = fmt.Errorf("%s has a loop at %s", pr.Name, pr.Nodes[e.To].Pos)
+			case unseen:
+				visit(e.To)
+			}
+		}
+		mark[id] = done
+		post = append(post, id)
+	}
+	visit(pr.Entry)
+	if loop != nil {
+		return nil, loop
+	}
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post, nil
+}
+
+// Unwind encodes p whole (see Unwound); Unwindable(p, depth) must hold.
+func Unwind(p *ir.Program, depth int) (*Unwound, error) {
+	if err := Unwindable(p, depth); err != nil {
+		return nil, err
+	}
+	u := &Unwound{Prog: p, Sys: ts.New()}
+	s := u.Sys
+	main := p.Threads[0].Proc
+	st := ustate{locks: make([]ts.Lit, len(p.Locks))} // locks start free
+	for _, g := range p.Globals {
+		st.globals = append(st.globals, u.initial(g.Init, "init "+g.Name))
+	}
+	// The initial frame (init's, or main's without init) satisfies its
+	// enforce clause.
+	first := main
+	if p.Init != nil {
+		first = p.Init
+	}
+	v := u.env(first, st)
+	v.locals = v.newLocals(first, nil)
+	v.enforce(first)
+	st.locals = v.locals
+	start := []arrival{{edge: -1, taken: v.feas, st: st}}
+	if p.Init != nil {
+		// Init ends where it returns or reaches its stop label; main
+		// starts there with its initial locals.
+		exits := u.inline(p.Init, start, p.InitStop)
+		locals := u.env(main, st).newLocals(main, nil)
+		start = nil
+		for _, x := range exits {
+			r := u.env(main, ustate{x.st.globals, locals, x.st.locks})
+			r.enforce(main)
+			e := &u.edges[x.edge]
+			e.taken = s.And(x.taken, r.feas)
+			e.globals, e.locals, e.locks = r.globals, r.locals, r.locks
+			start = append(start, arrival{edge: x.edge, taken: e.taken, st: ustate{r.globals, r.locals, r.locks}, depth: x.depth})
+		}
+	}
+	for _, x := range u.inline(main, start, -1) {
+		u.Longest = max(u.Longest, x.depth)
+	}
+	s.AddBad("violation", s.Ors(u.bad...))
+	return u, nil
+}
+
+// initial is a variable's value when it comes into existence.
+func (u *Unwound) initial(v ir.Value, name string) ts.Lit {
+	switch v {
+	case ir.True:
+		return ts.True
+	case ir.False:
+		return ts.False
+	}
+	return u.Sys.NewInput(name)
+}
+
+// env is the running frame of pr in state st; its nondeterministic values
+// are inputs of their own (each statement instance draws new ones).
+func (u *Unwound) env(pr *ir.Proc, st ustate) *env {
+	return &env{sys: u.Sys, pool: &u.pool, used: len(u.pool), proc: pr, feas: ts.True,
+		globals: append([]ts.Lit(nil), st.globals...),
+		locals:  append([]ts.Lit(nil), st.locals...),
+		locks:   append([]ts.Lit(nil), st.locks...),
+	}
+}
+
+// inline encodes an instance of pr entered by the arrivals in and
+// returns the arrivals its returns make at the caller, with the callee's
+// state and the returned values in place of the locals (the caller
+// completes them). Arrivals at node stop (-1: none) end the instance
+// too, with the callee's locals.
+func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) {
+	s := u.Sys
+	order, _ := topoOrder(pr)
+	arrivals := map[int][]arrival{pr.Entry: in}
+	for _, id := range order {
+		ins := arrivals[id]
+		delete(arrivals, id)
+		if len(ins) == 0 {
+			continue
+		}
+		n := pr.Nodes[id]
+		if id == stop {
+			for _, a := range ins {
+				if n.Error {
+					u.bad = append(u.bad, a.taken)
+				}
+			}
+			exits = append(exits, ins...)
+			continue
+		}
+		here := len(u.nodes)
+		un := unode{node: n}
+		var st ustate
+		un.reach, st, un.depth = u.join(ins)
+		for _, a := range ins {
+			if a.edge >= 0 {
+				u.edges[a.edge].to = here
+			}
+		}
+		u.nodes = append(u.nodes, un)
+		if un.reach == ts.False {
+			continue
+		}
+		if n.Error {
+			u.bad = append(u.bad, un.reach)
+		}
+		var choice []ts.Lit
+		if len(n.Out) > 1 {
+			choice = make([]ts.Lit, bits.Len(uint(len(n.Out)-1)))
+		}
+		for i := range choice {
+			choice[i] = s.NewInput(fmt.Sprintf("choice %s %d.%d", pr.Name, id, i))
+		}
+		for i, e := range n.Out {
+			sel := un.reach
+			for k, c := range choice {
+				if i>>k&1 == 1 {
+					sel = s.And(sel, c)
+				} else {
+					sel = s.And(sel, c.Not())
+				}
+			}
+			if sel == ts.False {
+				continue
+			}
+			idx := len(u.edges)
+			u.nodes[here].out = append(u.nodes[here].out, idx)
+			u.edges = append(u.edges, uedge{edge: e, attempted: sel, bad: ts.False, to: -1})
+			next := un.depth + 1
+			v := u.env(pr, st)
+			switch e.Kind {
+			case ir.Call:
+				exits := u.call(v, e, idx, sel, next)
+				arrivals[e.To] = append(arrivals[e.To], exits...)
+			case ir.Return, ir.EndThread:
+				if e.Guard != nil {
+					v.assume(v.eval(e.Guard, nil, nil))
+				}
+				var vals []ts.Lit
+				if e.Kind == ir.Return {
+					for k := 0; k < pr.Returns; k++ {
+						if k < len(e.Values) {
+							vals = append(vals, v.eval(e.Values[k], nil, nil))
+						} else {
+							vals = append(vals, v.fresh()) // a return without values returns arbitrary ones
+						}
+					}
+				}
+				ue := &u.edges[idx]
+				ue.taken = s.And(sel, v.feas)
+				ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
+				if e.Kind == ir.Return {
+					exits = append(exits, arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, vals, v.locks}, depth: next})
+				} else {
+					u.Longest = max(u.Longest, next)
+				}
+			default:
+				bad := v.exec(e)
+				ue := &u.edges[idx]
+				ue.bad = s.And(sel, bad)
+				if ue.bad != ts.False {
+					u.bad = append(u.bad, ue.bad)
+				}
+				ue.taken = s.And(sel, v.feas)
+				ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
+				arrivals[e.To] = append(arrivals[e.To], arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, v.locals, v.locks}, depth: next})
+			}
+		}
+	}
+	return exits
+}
+
+// call encodes call edge e (instance idx, attempted under sel) from the
+// caller's frame v: the callee is inlined, and its returns become
+// arrivals at the caller's continuation.
+func (u *Unwound) call(v *env, e *ir.Edge, idx int, sel ts.Lit, depth int) []arrival {
+	s := u.Sys
+	if e.Guard != nil {
+		v.assume(v.eval(e.Guard, nil, nil))
+	}
+	args := make([]ts.Lit, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = v.eval(a, nil, nil)
+	}
+	callee := v.enter(e.Callee, v.newLocals(e.Callee, args))
+	callee.used = len(u.pool)
+	callee.enforce(e.Callee)
+	ue := &u.edges[idx]
+	ue.taken = s.And(sel, callee.feas)
+	ue.globals, ue.locals, ue.locks = callee.globals, callee.locals, callee.locks
+	exits := u.inline(e.Callee, []arrival{{edge: idx, taken: ue.taken, st: ustate{callee.globals, callee.locals, callee.locks}, depth: depth}}, -1)
+	var out []arrival
+	for _, x := range exits {
+		// Back in the caller: its locals as at the call, the results
+		// written, its enforce clause assumed.
+		r := u.env(e.Proc, ustate{x.st.globals, v.locals, x.st.locks})
+		for i, t := range e.Targets {
+			if t != nil {
+				r.write(t, x.st.locals[i])
+			}
+		}
+		r.enforce(e.Proc)
+		re := &u.edges[x.edge]
+		re.taken = s.And(x.taken, r.feas)
+		re.globals, re.locals, re.locks = r.globals, r.locals, r.locks
+		out = append(out, arrival{edge: x.edge, taken: re.taken, st: ustate{r.globals, r.locals, r.locks}, depth: x.depth})
+	}
+	return out
+}
+
+// join merges the arrivals at a node: it is reached when one of them is
+// taken, and each variable has the value of the one taken (at most one
+// is, on a path).
+func (u *Unwound) join(ins []arrival) (reach ts.Lit, st ustate, depth int) {
+	s := u.Sys
+	takens := make([]ts.Lit, len(ins))
+	for i, a := range ins {
+		takens[i] = a.taken
+		depth = max(depth, a.depth)
+	}
+	reach = s.Ors(takens...)
+	if len(ins) == 1 {
+		return reach, ins[0].st, depth
+	}
+	mux := func(pick func(ustate) []ts.Lit) []ts.Lit {
+		out := append([]ts.Lit(nil), pick(ins[len(ins)-1].st)...)
+		for k := range out {
+			for i := len(ins) - 2; i >= 0; i-- {
+				if x := pick(ins[i].st)[k]; x != out[k] {
+					out[k] = s.Ite(ins[i].taken, x, out[k])
+				}
+			}
+		}
+		return out
+	}
+	st.globals = mux(func(x ustate) []ts.Lit { return x.globals })
+	st.locals = mux(func(x ustate) []ts.Lit { return x.locals })
+	st.locks = mux(func(x ustate) []ts.Lit { return x.locks })
+	return reach, st, depth
+}
+
+// Steps reads the path of a model of frame 0 (values of every variable)
+// as the statements it executes with the values after each, up to the
+// violation, for replay on the explicit interpreter.
+func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]explicit.ReplayStep, error) {
+	vals := values(0)
+	var out []explicit.ReplayStep
+	cur := 0
+	for {
+		n := u.nodes[cur]
+		if n.node.Error {
+			return out, nil
+		}
+		next := -1
+		for _, ei := range n.out {
+			e := u.edges[ei]
+			if !ts.Value(vals, e.attempted) {
+				continue
+			}
+			st := explicit.ReplayStep{Edge: e.edge, Globals: evalAll(vals, e.globals), Locals: evalAll(vals, e.locals)}
+			out = append(out, st)
+			if ts.Value(vals, e.bad) {
+				return out, nil
+			}
+			if !ts.Value(vals, e.taken) {
+				return nil, fmt.Errorf("witness: %s at %s is selected but cannot be taken", e.edge.Stmt, e.edge.Pos)
+			}
+			if k := e.edge.Kind; k != ir.Call && k != ir.Return && e.edge.To >= 0 && e.edge.Proc.Nodes[e.edge.To].Error {
+				return out, nil // init's stop label is an error label
+			}
+			next = e.to
+			break
+		}
+		if next < 0 {
+			return nil, fmt.Errorf("witness: the path ends at %s without a violation", n.node.Pos)
+		}
+		cur = next
+	}
+}
