@@ -44,9 +44,11 @@ ifeq ($(findstring noz3,$(TAGS)),)
 	$(GO) test -tags noz3 -short ./smt ./driver
 endif
 
-# The corpus verdict check with the acceptance time limit of 60 s a program.
+# The corpus verdict checks with the acceptance time limit of 60 s a
+# program (a check, for BMC).
 corpus: deps
 	BMC_CORPUS_TIMEOUT=60s BMC_CORPUS_MAX_STATES=100000000 $(GO) test -timeout 60m -run TestCorpusVerdicts -v ./explicit
+	BMC_CORPUS_TIMEOUT=60s $(GO) test -timeout 60m -run TestCorpusConcurrentBMC -v ./driver
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 5m ./lang

@@ -190,7 +190,16 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 				target = solver.Or(s, target, b.U.At(l.lit, k))
 			}
 		}
-		st := b.Query(ctx, k, target)
+		var st solver.Status
+		if m.unwound > 0 && len(m.limits) == 0 {
+			// The one query there is: asserted rather than assumed, so
+			// that the solver may simplify with it (Z3 then uses its
+			// preprocessing SAT strategy instead of the incremental core).
+			s.Assert(target)
+			st = s.Solve(ctx)
+		} else {
+			st = b.Query(ctx, k, target)
+		}
 		for st == solver.Sat && !s.Value(b.U.At(bad, k)) {
 			// A limit, not a violation: note it and ask again without it.
 			target = b.U.At(bad, k)

@@ -38,17 +38,6 @@ func flagDuration(env string, def time.Duration) time.Duration {
 	return def
 }
 
-// manifestErrors are manifest verdicts that the program text contradicts;
-// for these the test checks our verdict, with the reason written here.
-var manifestErrors = map[string]struct {
-	verdict Verdict
-	reason  string
-}{
-	"getafix-trucnguyenlam/testNewformula.bp": {Safe, "SLIC_ERROR is guarded by `if (a & b & c)`, i.e. counter = 7, " +
-		"but init sets the 3-bit counter to 0 and each of the three threads increments it once (saturating at 7), " +
-		"so it never exceeds 3; the manifest's 'reaches SLIC_ERROR unconditionally' overlooks the guard"},
-}
-
 // corpusBounds turns the manifest's bounds into checker options.
 func corpusBounds(c corpus.Case) (Options, ir.Options) {
 	b := c.Bounds()
@@ -93,13 +82,13 @@ func TestCorpusVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := ck.Run(context.Background())
-			want := Safe
-			if c.Expected == "unsafe" {
-				want = Unsafe
+			verdict, why := c.Want()
+			if why != "" {
+				t.Logf("manifest says %s; checking %s instead: %s", c.Expected, verdict, why)
 			}
-			if me, ok := manifestErrors[key]; ok {
-				t.Logf("manifest says %s; checking %s instead: %s", c.Expected, me.verdict, me.reason)
-				want = me.verdict
+			want := Safe
+			if verdict == "unsafe" {
+				want = Unsafe
 			}
 			notFinished := false
 			for _, l := range res.Limits {

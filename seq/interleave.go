@@ -33,6 +33,11 @@ func (sp *Program) Interleave(trace []explicit.ReplayStep) ([]explicit.ReplaySte
 		}
 		run := len(runThread) - 1
 		o := sp.origins[st.Edge.ID]
+		if o.errorLabel && len(steps) > 0 && steps[len(steps)-1].Thread == o.thread {
+			// It arrived at the label (a thread that starts at one is in
+			// violation as soon as it exists, which needs no step).
+			steps[len(steps)-1].fail = true
+		}
 		if o.edge == nil {
 			continue
 		}
@@ -86,7 +91,7 @@ func (sp *Program) Interleave(trace []explicit.ReplayStep) ([]explicit.ReplaySte
 func (sp *Program) eagerOrder(steps []step) []step {
 	cut := len(steps)
 	for i, s := range steps {
-		if s.fail || sp.arrivesAtError(s.Edge) {
+		if s.fail {
 			cut = i
 			break
 		}
@@ -130,9 +135,4 @@ func lazyOrder(steps []step, runThread []int) []step {
 		}
 	}
 	return out
-}
-
-// arrivesAtError reports whether original edge e ends at an error label.
-func (sp *Program) arrivesAtError(e *ir.Edge) bool {
-	return e.To >= 0 && e.Proc.Nodes[e.To].Error
 }

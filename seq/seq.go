@@ -90,6 +90,9 @@ type origin struct {
 	thread int      // instance; -1 for init
 	edge   *ir.Edge // nil: control code
 	fail   bool     // taken exactly when the original step is a violation
+	// errorLabel (eager): control code taken when the thread has arrived
+	// at an error label, so the original step before it is the violation.
+	errorLabel bool
 }
 
 // Supported says why p cannot be sequentialized, or nil.

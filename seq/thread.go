@@ -156,7 +156,7 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 	}
 	for _, n := range p.Nodes {
 		if n.Error && eagerThread {
-			b.edge(control(c, n.ID, t.violatedNode(c), nil, n.Pos, "error label"), origin{thread: t.inst})
+			b.edge(control(c, n.ID, t.violatedNode(c), nil, n.Pos, "error label"), origin{thread: t.inst, errorLabel: true})
 			continue
 		}
 		if bottom && !t.thread() && n.ID == b.orig.InitStop {

@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"bmc/driver"
+	"bmc/encode"
+	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 )
@@ -30,6 +33,7 @@ const (
 	seqShortStates  = 50_000  // either, with -short
 	eagerMaxGuessed = 12      // uninitialised globals of the eager program
 	mainFrame       = 1       // the sequential main, which calls the thread clones
+	seqBMCTimeout   = 60 * time.Second
 )
 
 // seqBound is a context bound as the command line spells it.
@@ -182,11 +186,15 @@ type seqRun struct {
 	guessed int    // uninitialised globals of the sequential program
 	states  int
 	elapsed time.Duration
-	skipped bool // eager with too many guesses: not searched
+	skipped bool   // eager with too many guesses and not unwindable: not searched
+	engine  string // explicit, or bmc where the explicit search was too large
 }
 
 // checkSeq prints the sequentialization with `bmc seq`, parses it back
-// and searches it with the explicit engine as a one-thread program.
+// and searches it with the explicit engine as a one-thread program; where
+// that search is too large and the program is loop-free and
+// non-recursive, BMC on the unwound program (encode.Unwind, which covers
+// every execution) decides it instead.
 func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int) seqRun {
 	t.Helper()
 	args := []string{"seq", "--" + method, b.flag, strconv.Itoa(b.n)}
@@ -212,34 +220,60 @@ func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int)
 	if len(p.Threads) != 1 || p.Threads[0].Count != 1 || p.Threads[0].Unbounded || p.Threads[0].Proc.Name != "main" {
 		t.Fatalf("%v: the output of bmc %s is not a one-thread program starting in main: %d thread specs", c, strings.Join(args, " "), len(p.Threads))
 	}
-	r := seqRun{}
+	r := seqRun{engine: "explicit"}
 	for _, g := range p.Globals {
 		if g.Init == ir.Unknown {
 			r.guessed++
 		}
 	}
-	if method == "eager" && r.guessed > eagerMaxGuessed {
-		r.skipped = true
+	depth := c.depth + mainFrame
+	if method != "eager" || r.guessed <= eagerMaxGuessed {
+		o := explicit.DefaultOptions()
+		o.Depth = depth
+		o.MaxStates = maxStates
+		ck, err := explicit.New(p, o)
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		res := ck.Run(context.Background())
+		r.states, r.elapsed = res.States, res.Elapsed
+		switch {
+		case res.Verdict != explicit.Unknown:
+			r.verdict = res.Verdict.String()
+		case hasLimit(res, "state limit"):
+			r.verdict = "too large"
+		case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
+			r.verdict = "depth-bound"
+		default:
+			r.verdict = "unknown: " + strings.Join(res.Limits, "; ")
+		}
+		if r.verdict != "too large" {
+			return r
+		}
+	}
+	if encode.Unwindable(p, depth) != nil {
+		r.skipped = r.verdict == ""
 		return r
 	}
-	o := explicit.DefaultOptions()
-	o.Depth = c.depth + mainFrame
-	o.MaxStates = maxStates
-	ck, err := explicit.New(p, o)
+	ctx, cancel := context.WithTimeout(context.Background(), seqBMCTimeout)
+	defer cancel()
+	s, err := driver.NewSolver("gini")
 	if err != nil {
-		t.Fatalf("%v: %v", c, err)
+		t.Fatal(err)
 	}
-	res := ck.Run(context.Background())
-	r.states, r.elapsed = res.States, res.Elapsed
+	defer s.Close()
+	res, err := engine.CheckProgram(ctx, p, s, engine.ProgramOptions{Depth: depth, Unwind: true})
+	if err != nil {
+		t.Fatalf("%v: bmc on the unwound program: %v", c, err)
+	}
+	r.engine, r.states, r.elapsed = "bmc", 0, res.Elapsed
 	switch {
-	case res.Verdict != explicit.Unknown:
-		r.verdict = res.Verdict.String()
-	case hasLimit(res, "state limit"):
+	case res.Verdict == explicit.Unknown:
 		r.verdict = "too large"
-	case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
-		r.verdict = "depth-bound"
+	case res.Verdict == explicit.Safe && !strings.HasPrefix(res.Bounds, "all executions"):
+		r.verdict = "unknown: safe only within " + res.Bounds
 	default:
-		r.verdict = "unknown: " + strings.Join(res.Limits, "; ")
+		r.verdict = res.Verdict.String()
 	}
 	return r
 }
@@ -264,20 +298,18 @@ func hasLimit(res *explicit.Result, prefix string) bool {
 //
 // The sequential programs keep a copy of the shared state per context, so
 // their state spaces grow much faster with the bound than the original's.
-// An unsafe line is searched at its bound, up to seqStatesUnsafe states:
-// all but one fit (bluetooth --switches 4 with adder=2 needs over 3
-// million states, half a minute on its own, and is logged as not
-// checked). A safe or
-// depth-bound line is searched bound by bound from the smallest: below
-// the line's bound a safe line must stay safe and a depth-bound line must
-// not become unsafe; the first bound that exceeds seqStates ends the
-// climb, and the test logs the largest bound it reached (dekker, peterson,
-// mutant_fig1c and kind_fig11 with --switches, for instance, have millions
-// of states at their bound). The eager translation guesses the shared
-// state of every context, and the explicit search splits on each guessed
-// bit it reads: beyond eagerMaxGuessed guessed globals an eager case is
-// skipped, with a log line. With -short only the lazy translation runs,
-// with a smaller state limit.
+// An unsafe line is searched at its bound, up to seqStatesUnsafe states;
+// a safe or depth-bound line bound by bound from the smallest: below the
+// line's bound a safe line must stay safe and a depth-bound line must not
+// become unsafe. The eager translation guesses the shared state of every
+// context, and the explicit search splits on each guessed bit it reads:
+// beyond eagerMaxGuessed guessed globals it is not tried. Where the
+// explicit search is too large (or not tried) and the sequential program
+// is loop-free and non-recursive, BMC on the unwound program decides it
+// (within seqBMCTimeout); otherwise the climb ends and the test logs the
+// largest bound it reached (the programs with loops, such as dekker and
+// peterson with --switches, have millions of states at their bound).
+// With -short only the lazy translation runs, with a smaller state limit.
 func TestSeqVerdicts(t *testing.T) {
 	start := time.Now()
 	cases := seqCases(t)
@@ -328,17 +360,21 @@ func checkSeqCase(t *testing.T, c seqCase, method string, b seqBound, limit, lim
 		what := fmt.Sprintf("%v, %s %v", c, method, at)
 		switch {
 		case r.skipped && reached == "":
-			t.Logf("%s: skipped, %d guessed globals (more than %d)", what, r.guessed, eagerMaxGuessed)
+			t.Logf("%s: skipped, %d guessed globals (more than %d) and not loop-free", what, r.guessed, eagerMaxGuessed)
 			return "skipped"
 		case r.skipped:
-			t.Logf("%s: %d guessed globals (more than %d); checked up to %s only", what, r.guessed, eagerMaxGuessed, reached)
+			t.Logf("%s: %d guessed globals (more than %d) and not loop-free; checked up to %s only", what, r.guessed, eagerMaxGuessed, reached)
 			return "below the bound"
 		case r.verdict == "too large":
+			why := fmt.Sprintf("more than %d states", limit)
+			if r.engine == "bmc" {
+				why += fmt.Sprintf(", and BMC on the unwound program took more than %v", seqBMCTimeout)
+			}
 			if reached == "" {
-				t.Logf("%s: not checked, more than %d states (%v)", what, limit, r.elapsed.Round(time.Millisecond))
+				t.Logf("%s: not checked, %s", what, why)
 				return "too large"
 			}
-			t.Logf("%s: more than %d states (%v); checked up to %s only", what, limit, r.elapsed.Round(time.Millisecond), reached)
+			t.Logf("%s: %s; checked up to %s only", what, why, reached)
 			return "below the bound"
 		}
 		final := i == len(bounds)-1
@@ -348,12 +384,12 @@ func checkSeqCase(t *testing.T, c seqCase, method string, b seqBound, limit, lim
 			ok = r.verdict == "safe" || c.want == "depth-bound" && r.verdict == "depth-bound"
 		}
 		if !ok {
-			t.Errorf("%s: the sequential program is %s (%d states); `bmc check` on the original is %s at %v",
-				what, r.verdict, r.states, c.want, b)
+			t.Errorf("%s: the sequential program is %s (%s, %d states); `bmc check` on the original is %s at %v",
+				what, r.verdict, r.engine, r.states, c.want, b)
 			return "failed"
 		}
 		if testing.Verbose() {
-			t.Logf("%s: %s, %d states, %d guessed globals, %v", what, r.verdict, r.states, r.guessed, r.elapsed.Round(time.Millisecond))
+			t.Logf("%s: %s (%s), %d states, %d guessed globals, %v", what, r.verdict, r.engine, r.states, r.guessed, r.elapsed.Round(time.Millisecond))
 		}
 		reached = at.String()
 	}

@@ -101,3 +101,21 @@ func (c Case) Bounds() Bounds {
 	}
 	return b
 }
+
+// corrections are manifest verdicts that the program text contradicts,
+// with the reason.
+var corrections = map[string]struct{ verdict, reason string }{
+	"getafix-trucnguyenlam/testNewformula.bp": {"safe", "SLIC_ERROR is guarded by `if (a & b & c)`, i.e. counter = 7, " +
+		"but init sets the 3-bit counter to 0 and each of the three threads increments it once (saturating at 7), " +
+		"so it never exceeds 3; the manifest's 'reaches SLIC_ERROR unconditionally' overlooks the guard"},
+}
+
+// Want is the verdict the tests check (safe, unsafe or unknown): the
+// manifest's, unless the program text contradicts it; then why is the
+// reason, else "".
+func (c Case) Want() (verdict, why string) {
+	if fix, ok := corrections[c.Key()]; ok {
+		return fix.verdict, fix.reason
+	}
+	return c.Expected, ""
+}
