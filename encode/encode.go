@@ -21,6 +21,13 @@
 // Nondeterminism comes from a pool of inputs shared by all blocks (only one
 // block runs per step), so the number of inputs is the largest need of any
 // one block.
+//
+// A loop-free, non-recursive program can instead be encoded whole
+// (Unwind): every call inlined, every statement once. That is still a
+// transition system, of one frame without latches, so the same engine
+// decides it; for the long chains of blocks that sequentializations of
+// loop-free threads are, it is much smaller than the step-by-step
+// unrolling.
 package encode
 
 import (

@@ -13,8 +13,10 @@ import (
 )
 
 // TestCorpusSequential checks every sequential corpus program with BMC on
-// each solver: the manifest's verdict, or for a safe program an honest
-// "depth bound reached" (the search is bounded in steps and call depth).
+// each solver, unrolled and (as `bmc check` does where the program is
+// loop-free and non-recursive) encoded whole: the manifest's verdict, or
+// for a safe program an honest "depth bound reached" (the search is
+// bounded in steps and call depth).
 func TestCorpusSequential(t *testing.T) {
 	cases, err := corpus.Load("../../shared/bench")
 	if err != nil {
@@ -37,10 +39,12 @@ func TestCorpusSequential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Key(), err)
 		}
-		for name, mk := range testsolvers.All(t) {
+		runs := testsolvers.All(t)
+		runs["gini, unwound"] = runs["gini"]
+		for name, mk := range runs {
 			s := mk()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			res, err := CheckProgram(ctx, p, s, ProgramOptions{Depth: 16, MaxSteps: 50})
+			res, err := CheckProgram(ctx, p, s, ProgramOptions{Depth: 16, MaxSteps: 50, Unwind: name == "gini, unwound"})
 			cancel()
 			s.Close()
 			if err != nil {
