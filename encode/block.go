@@ -131,6 +131,19 @@ func (v *env) enforce(p *ir.Proc) {
 	}
 }
 
+// callArgs assumes the guard of call (or spawn) edge e and evaluates its
+// arguments.
+func (v *env) callArgs(e *ir.Edge) []ts.Lit {
+	if e.Guard != nil {
+		v.assume(v.eval(e.Guard, nil, nil))
+	}
+	args := make([]ts.Lit, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = v.eval(a, nil, nil)
+	}
+	return args
+}
+
 // held is the condition that lock i is held by any thread.
 func (v *env) held(i int) ts.Lit {
 	if v.others == nil {
@@ -351,13 +364,7 @@ func (v *env) newLocals(p *ir.Proc, args []ts.Lit) []ts.Lit {
 
 func (en *Encoding) call(v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
 	s := en.Sys
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
-	args := make([]ts.Lit, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = v.eval(a, nil, nil)
-	}
+	args := v.callArgs(e)
 	full := en.pcIs(en.Depth-1, PCEmpty).Not()
 	en.addOvf(s.And(sel, s.And(v.feas, full)))
 	v.assume(full.Not())

@@ -690,13 +690,7 @@ func (d *Direct) stay(b *Block, v *env, sel ts.Lit, to int) {
 // caller goes on.
 func (d *Direct) spawn(b *Block, v *env, sel ts.Lit, e *ir.Edge) {
 	s := d.Sys
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
-	args := make([]ts.Lit, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = v.eval(a, nil, nil)
-	}
+	args := v.callArgs(e)
 	next := d.room(v, sel)
 	te := &env{sys: s, pool: &d.Pool, used: v.used, proc: e.Callee, globals: v.globals}
 	te.locals = te.newLocals(e.Callee, args)
@@ -757,13 +751,7 @@ func (d *Direct) fork(b *Block, v *env, sel ts.Lit, e *ir.Edge) {
 
 func (d *Direct) call(v *env, sel ts.Lit, e *ir.Edge) {
 	s := d.Sys
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
-	args := make([]ts.Lit, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = v.eval(a, nil, nil)
-	}
+	args := v.callArgs(e)
 	full := d.vpcIs(d.Depth-1, PCEmpty).Not()
 	d.addOvf(s.And(sel, s.And(v.feas, full)))
 	v.assume(full.Not())

@@ -350,13 +350,7 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 // arrivals at the caller's continuation.
 func (u *Unwound) call(v *env, e *ir.Edge, idx int, sel ts.Lit, depth int) []arrival {
 	s := u.Sys
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
-	args := make([]ts.Lit, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = v.eval(a, nil, nil)
-	}
+	args := v.callArgs(e)
 	callee := v.enter(e.Callee, v.newLocals(e.Callee, args))
 	callee.used = len(u.pool)
 	callee.enforce(e.Callee)
