@@ -251,24 +251,32 @@ func (en *Encoding) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
 	return v
 }
 
-// addBad, addOvf and addValid collect the conditions of the properties
-// and of the constraint while the system is built; once it is sealed,
-// blocks are only re-run to read witnesses.
-func (en *Encoding) addBad(sel, bad ts.Lit) {
-	if bad != ts.False && !en.sealed {
-		en.bad = append(en.bad, en.Sys.And(sel, bad))
+// conditions collect the conditions of the properties and of the
+// constraint while a system is built; once it is sealed, blocks are only
+// re-run to read witnesses, which adds nothing.
+type conditions struct {
+	sys    *ts.System
+	valid  []ts.Lit // one per alternative: selected and feasible
+	bad    []ts.Lit // violation conditions
+	ovf    []ts.Lit // overflow conditions
+	sealed bool
+}
+
+func (c *conditions) addBad(sel, bad ts.Lit) {
+	if bad != ts.False && !c.sealed {
+		c.bad = append(c.bad, c.sys.And(sel, bad))
 	}
 }
 
-func (en *Encoding) addOvf(c ts.Lit) {
-	if !en.sealed {
-		en.ovf = append(en.ovf, c)
+func (c *conditions) addOvf(l ts.Lit) {
+	if !c.sealed {
+		c.ovf = append(c.ovf, l)
 	}
 }
 
-func (en *Encoding) addValid(c ts.Lit) {
-	if !en.sealed {
-		en.valid = append(en.valid, c)
+func (c *conditions) addValid(l ts.Lit) {
+	if !c.sealed {
+		c.valid = append(c.valid, l)
 	}
 }
 

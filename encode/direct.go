@@ -120,9 +120,8 @@ type Direct struct {
 	labels ts.Lit   // some thread stands at an error label
 	done   ts.Lit   // every thread has terminated
 
-	valid, bad, ovf []ts.Lit
-	vnext, dnext    map[ts.Lit][]guarded // writes to view bits, to latches
-	sealed          bool
+	conditions
+	vnext, dnext map[ts.Lit][]guarded // writes to view bits, to latches
 }
 
 // view is one bit of the scheduled thread's state and the latch it
@@ -201,7 +200,8 @@ func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
 	if err := DirectSupported(p); err != nil {
 		return nil, err
 	}
-	d := &Direct{Prog: p, Sys: ts.New(), Opts: o, Depth: o.Depth,
+	sys := ts.New()
+	d := &Direct{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Opts: o, Depth: o.Depth,
 		vnext: map[ts.Lit][]guarded{}, dnext: map[ts.Lit][]guarded{}}
 	for _, t := range p.Threads {
 		for i := 0; i < t.Count; i++ {
@@ -470,24 +470,6 @@ func (d *Direct) setLatch(l, sel, val ts.Lit) {
 func (d *Direct) setViewPC(f int, sel ts.Lit, pc int) {
 	for i, l := range constBits(pc, len(d.vpc[f])) {
 		d.setView(d.vpc[f][i], sel, l)
-	}
-}
-
-func (d *Direct) addBad(sel, bad ts.Lit) {
-	if bad != ts.False && !d.sealed {
-		d.bad = append(d.bad, d.Sys.And(sel, bad))
-	}
-}
-
-func (d *Direct) addValid(c ts.Lit) {
-	if !d.sealed {
-		d.valid = append(d.valid, c)
-	}
-}
-
-func (d *Direct) addOvf(c ts.Lit) {
-	if !d.sealed {
-		d.ovf = append(d.ovf, c)
 	}
 }
 
@@ -901,18 +883,7 @@ func (d *Direct) finish() {
 			d.dnext[l] = append(d.dnext[l], guarded{s.And(d.isT[t], any), upd})
 		}
 	}
-	for _, li := range s.Latches() {
-		gs := d.dnext[li.Lit]
-		if len(gs) == 0 {
-			continue
-		}
-		val, none := ts.False, ts.True
-		for _, g := range gs {
-			val = s.Or(val, s.And(g.sel, g.val))
-			none = s.And(none, g.sel.Not())
-		}
-		s.SetNext(li.Lit, s.Or(val, s.And(none, li.Lit)))
-	}
+	setNext(s, d.dnext)
 
 	// Error labels: a thread stands at one (arrived by its last step, or
 	// started there).

@@ -86,12 +86,9 @@ type Encoding struct {
 	headPC map[[2]int]int // (proc, node) -> pc
 	retPC  map[int]int    // call edge ID -> pc of its return site
 	blocks []*Block
-	valid  []ts.Lit // one per alternative: selected and feasible
-	bad    []ts.Lit // violation conditions
-	ovf    []ts.Lit // overflow conditions
-	next   map[ts.Lit][]guarded
-	sealed bool           // finished: re-running blocks adds nothing
-	byPC   map[int]*Block // blocks by the pc of their head
+	conditions
+	next map[ts.Lit][]guarded
+	byPC map[int]*Block // blocks by the pc of their head
 }
 
 // Block is a run of edges from a head; its last node's edges are the
@@ -151,7 +148,8 @@ func EncodeWith(p *ir.Program, o Options) (*Encoding, error) {
 	if depth < 1 {
 		return nil, fmt.Errorf("depth must be at least 1")
 	}
-	en := &Encoding{Prog: p, Sys: ts.New(), Depth: depth, Main: p.Threads[0].Proc,
+	sys := ts.New()
+	en := &Encoding{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Depth: depth, Main: p.Threads[0].Proc,
 		headPC: map[[2]int]int{}, retPC: map[int]int{}, next: map[ts.Lit][]guarded{}, byPC: map[int]*Block{}}
 	en.findBlocks(o.SmallSteps)
 	en.makeState()
@@ -356,8 +354,23 @@ func (en *Encoding) set(l ts.Lit, sel, val ts.Lit) {
 // properties.
 func (en *Encoding) finish() {
 	s := en.Sys
+	setNext(s, en.next)
+	bad, ovf := s.Ors(en.bad...), s.Ors(en.ovf...)
+	s.AddBad("violation", bad)
+	s.AddBad("stack overflow", ovf)
+	// A step is one of the block alternatives, feasible; a finished
+	// program stays as it is.
+	done := en.pcIs(0, PCDone)
+	s.AddConstraint(s.Ors(append([]ts.Lit{done}, en.valid...)...))
+	en.sealed = true
+}
+
+// setNext defines each latch's next state from the guarded writes to
+// it: the value of the write selected, or the latch's own value when
+// none is.
+func setNext(s *ts.System, next map[ts.Lit][]guarded) {
 	for _, li := range s.Latches() {
-		gs := en.next[li.Lit]
+		gs := next[li.Lit]
 		if len(gs) == 0 {
 			continue
 		}
@@ -368,14 +381,6 @@ func (en *Encoding) finish() {
 		}
 		s.SetNext(li.Lit, s.Or(val, s.And(none, li.Lit)))
 	}
-	bad, ovf := s.Ors(en.bad...), s.Ors(en.ovf...)
-	s.AddBad("violation", bad)
-	s.AddBad("stack overflow", ovf)
-	// A step is one of the block alternatives, feasible; a finished
-	// program stays as it is.
-	done := en.pcIs(0, PCDone)
-	s.AddConstraint(s.Ors(append([]ts.Lit{done}, en.valid...)...))
-	en.sealed = true
 }
 
 // Running is the condition that the program has not terminated.
