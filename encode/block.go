@@ -449,25 +449,32 @@ func (en *Encoding) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) 
 		}
 		r.enforce(call.Proc)
 		en.addValid(s.And(selR, r.feas))
-		// Shift the stack up: frame d gets frame d+1.
-		for d := 1; d < en.Depth; d++ {
-			for i := range en.PC[d] {
-				val := ts.False // PCEmpty
-				if d+1 < en.Depth {
-					val = en.PC[d+1][i]
-				}
-				en.set(en.PC[d][i], selR, val)
-			}
-			if d+1 < en.Depth {
-				for k := range en.Locals[d] {
-					en.set(en.Locals[d][k], selR, en.Locals[d+1][k])
-				}
-			}
-		}
+		shiftUp(en.PC, en.Locals, selR, en.set)
 		en.setPC(0, selR, en.headPC[[2]int{call.Proc.Index, call.To}])
 		locals := append([]ts.Lit(nil), en.Locals[1]...)
 		copy(locals, r.locals)
 		en.setFrame(selR, r.globals, locals, r.locks)
+	}
+}
+
+// shiftUp moves the stack up under sel, as a return does: frame f gets
+// frame f+1's program counter and locals for f >= 1, and the last frame
+// becomes empty (frame 0 is written by the caller).
+func shiftUp(pc, locals [][]ts.Lit, sel ts.Lit, set func(l, sel, val ts.Lit)) {
+	depth := len(pc)
+	for f := 1; f < depth; f++ {
+		for i := range pc[f] {
+			val := ts.False // PCEmpty
+			if f+1 < depth {
+				val = pc[f+1][i]
+			}
+			set(pc[f][i], sel, val)
+		}
+		if f+1 < depth {
+			for k := range locals[f] {
+				set(locals[f][k], sel, locals[f+1][k])
+			}
+		}
 	}
 }
 

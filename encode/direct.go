@@ -297,15 +297,11 @@ func (d *Direct) makeState() {
 		var pcs, locs [][]ts.Lit
 		var saved []ts.Lit
 		for f := 0; f < d.Depth; f++ {
-			var pc []ts.Lit
-			for i := 0; i < width; i++ {
-				init := ts.Init0
-				if f == 0 && startPC>>i&1 == 1 {
-					init = ts.Init1
-				}
-				pc = append(pc, s.NewLatch(fmt.Sprintf("t%d.pc[%d].%d", t, f, i), init))
+			pcStart := PCEmpty
+			if f == 0 {
+				pcStart = startPC
 			}
-			pcs = append(pcs, pc)
+			pcs = append(pcs, newPC(s, fmt.Sprintf("t%d.pc[%d]", t, f), width, pcStart))
 			var locals []ts.Lit
 			for k := 0; k < maxLocals; k++ {
 				init := ts.Init0
@@ -814,25 +810,9 @@ func (d *Direct) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge) {
 			selR = d.initEnds(r, selR, s.And(d.Initing, d.stackEmptyFrom(2)), true)
 		}
 		d.addValid(s.And(selR, r.feas))
-		// Shift the stack up: frame f gets frame f+1.
-		for f := 0; f < d.Depth; f++ {
-			if f > 0 {
-				for i := range d.vpc[f] {
-					val := ts.False // PCEmpty
-					if f+1 < d.Depth {
-						val = d.vpc[f+1][i]
-					}
-					d.setView(d.vpc[f][i], selR, val)
-				}
-				if f+1 < d.Depth {
-					for k := range d.vloc[f] {
-						d.setView(d.vloc[f][k], selR, d.vloc[f+1][k])
-					}
-				}
-			}
-			if d.vsaved != nil && f+1 < d.Depth {
-				d.setView(d.vsaved[f], selR, d.vsaved[f+1])
-			}
+		shiftUp(d.vpc, d.vloc, selR, d.setView)
+		for f := 0; d.vsaved != nil && f+1 < d.Depth; f++ {
+			d.setView(d.vsaved[f], selR, d.vsaved[f+1])
 		}
 		d.setViewPC(0, selR, d.lay.headPC[[2]int{call.Proc.Index, call.To}])
 		locals := append([]ts.Lit(nil), d.vloc[1]...)

@@ -266,15 +266,11 @@ func (en *Encoding) makeState() {
 	}
 	startPC := en.headPC[[2]int{start.Index, start.Entry}]
 	for d := 0; d < en.Depth; d++ {
-		var pc []ts.Lit
-		for i := 0; i < width; i++ {
-			init := ts.Init0
-			if d == 0 && startPC>>i&1 == 1 {
-				init = ts.Init1
-			}
-			pc = append(pc, s.NewLatch(fmt.Sprintf("pc[%d].%d", d, i), init))
+		pcStart := PCEmpty
+		if d == 0 {
+			pcStart = startPC
 		}
-		en.PC = append(en.PC, pc)
+		en.PC = append(en.PC, newPC(s, fmt.Sprintf("pc[%d]", d), width, pcStart))
 		var locals []ts.Lit
 		for k := 0; k < maxLocals; k++ {
 			init := ts.Init0
@@ -292,6 +288,20 @@ func (en *Encoding) makeState() {
 	for i := 0; i < bits.Len(uint(maxOut-1)); i++ {
 		en.Choice = append(en.Choice, s.NewInput(fmt.Sprintf("choice.%d", i)))
 	}
+}
+
+// newPC makes the width program counter latches of a frame, named
+// prefix.i, holding start initially.
+func newPC(s *ts.System, prefix string, width, start int) []ts.Lit {
+	pc := make([]ts.Lit, width)
+	for i := range pc {
+		init := ts.Init0
+		if start>>i&1 == 1 {
+			init = ts.Init1
+		}
+		pc[i] = s.NewLatch(fmt.Sprintf("%s.%d", prefix, i), init)
+	}
+	return pc
 }
 
 func latchInit(v ir.Value) ts.Init {
