@@ -238,17 +238,25 @@ func (en *Encoding) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
 	if b.Proc.Nodes[b.Head].Error {
 		en.addBad(sel, v.feas)
 	}
+	en.execPath(b, v, sel, rec)
+	return v
+}
+
+// execPath executes b's straight-line edges on v (atomic marks included,
+// which only the direct encoding reads), adding their violations (a
+// failing step, an error label reached) under sel.
+func (c *conditions) execPath(b *Block, v *env, sel ts.Lit, rec Recorder) {
 	for _, e := range b.Path {
 		bad := v.exec(e)
+		v.mark(e)
 		if rec != nil {
 			rec(e, v.globals, v.locals, v.locks)
 		}
 		if b.Proc.Nodes[e.To].Error {
-			bad = en.Sys.Or(bad, v.feas)
+			bad = c.sys.Or(bad, v.feas)
 		}
-		en.addBad(sel, bad)
+		c.addBad(sel, bad)
 	}
-	return v
 }
 
 // conditions collect the conditions of the properties and of the

@@ -494,17 +494,7 @@ func (d *Direct) encodeBlock(b *Block) {
 // adding its violations under sel.
 func (d *Direct) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
 	v := d.frameEnv(b.Proc)
-	for _, e := range b.Path {
-		bad := v.exec(e)
-		v.mark(e)
-		if rec != nil {
-			rec(e, v.globals, v.locals, v.locks)
-		}
-		if b.Proc.Nodes[e.To].Error {
-			bad = d.Sys.Or(bad, v.feas)
-		}
-		d.addBad(sel, bad)
-	}
+	d.execPath(b, v, sel, rec)
 	return v
 }
 
