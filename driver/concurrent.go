@@ -3,6 +3,8 @@ package driver
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"bmc/encode"
@@ -21,7 +23,10 @@ const untilEnded = 2000
 // checkConcurrent checks a concurrent program with BMC on a
 // sequentialization, bound after bound from the smallest (1 round or 0
 // switches) to the one asked for, so that a violation is reported at the
-// smallest bound that has one.
+// smallest bound that has one. A bound whose search a limit cut short
+// (the call depth, the step bound) does not end the deepening: a larger
+// bound may still show a violation, and only when none does is the
+// answer unknown.
 func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
 	start := time.Now()
 	method := o.Seq
@@ -32,83 +37,147 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 		// magnitude slower on Bluetooth.
 		method = "eager"
 	}
-	translate := seq.Lazy
-	if method == "eager" {
-		translate = seq.Eager
-	}
 	lo, hi := 0, o.Explicit.Switches
 	if o.Explicit.Rounds > 0 {
 		lo, hi = 1, o.Explicit.Rounds
 	}
 	depth := o.Explicit.Depth
-	var res *explicit.Result
-	for k := lo; k <= hi; k++ {
-		bd := seq.Bound{Switches: k}
+	bound := func(k int) seq.Bound {
 		if o.Explicit.Rounds > 0 {
-			bd = seq.Bound{Rounds: k}
+			return seq.Bound{Rounds: k}
 		}
-		s, err := NewSolver(o.Solver)
-		if err != nil {
-			return nil, err
-		}
-		eo := o.Explicit
-		eo.Rounds, eo.Switches = bd.Rounds, bd.Switches
-		if bd.Rounds > 0 {
-			eo.Switches = -1
-		}
-		if method == "direct" {
-			res, err = engine.CheckDirect(ctx, p, s, engine.ProgramOptions{Depth: depth, MaxSteps: o.MaxSteps, UntilEnded: untilEnded,
-				Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) { return explicit.Replay(p, eo, steps) }},
-				encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
-		} else {
-			var sp *seq.Program
-			if sp, err = translate(p, bd); err != nil {
-				s.Close()
-				return nil, &UsageError{err.Error()}
-			}
-			res, err = engine.CheckProgram(ctx, sp.Seq, s, engine.ProgramOptions{
-				// main's frame comes on top of the thread's frames.
-				Depth: depth + 1, MaxSteps: o.MaxSteps, UntilEnded: untilEnded, Unwind: !o.Frames,
-				Replay: func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
-					cs, err := sp.Interleave(steps)
-					if err != nil {
-						return nil, err
-					}
-					return explicit.Replay(p, eo, cs)
-				}})
-		}
-		s.Close()
-		if err != nil {
+		return seq.Bound{Switches: k}
+	}
+	var (
+		res     *explicit.Result
+		limits  []string // why smaller bounds were incomplete
+		cut     bool     // the step bound cut some bound's search
+		covered = lo - 1 // the largest bound up to which every search was complete
+	)
+	for k := lo; k <= hi; k++ {
+		bd := bound(k)
+		var err error
+		if res, err = checkBound(ctx, p, o, method, bd); err != nil {
 			return nil, err
 		}
 		res.Engine = fmt.Sprintf("bmc+%s, %s sequentialization", o.Solver, method)
+		if method == "direct" {
+			res.Engine = fmt.Sprintf("bmc+%s, direct interleaving product", o.Solver)
+		}
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
 		}
-		switch res.Verdict {
-		case explicit.Unsafe:
+		switch {
+		case res.Verdict == explicit.Unsafe:
 			res.ContextBound = k
-			res.Bounds = fmt.Sprintf("%s (the smallest bound with a violation), call depth %d", bd, depth)
+			smallest := "the smallest bound with a violation"
+			if covered < k-1 {
+				smallest = fmt.Sprintf("smaller bounds were not fully searched: %s", strings.Join(limits, "; "))
+			}
+			res.Bounds = fmt.Sprintf("%s (%s), call depth %d", bd, smallest, depth)
 			res.Elapsed = time.Since(start)
 			return res, nil
-		case explicit.Unknown:
-			res.Bounds = fmt.Sprintf("%s, call depth %d", bd, depth)
+		case res.Incomplete():
+			// A timeout or the memory limit: nothing more can be searched.
+			res.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
+			res.Limits = mergeLimits(limits, res.Limits)
+			res.Advice = advice(res, bound(hi).String())
 			res.Elapsed = time.Since(start)
 			return res, nil
+		case res.Verdict == explicit.Unknown:
+			if res.StepsCut {
+				// Say whose steps: the sequential program's are not the
+				// user's statements.
+				of := "the sequential program"
+				if method == "direct" {
+					of = "the interleaving product"
+				}
+				for i, l := range res.Limits {
+					if strings.HasPrefix(l, "step bound") {
+						res.Limits[i] = fmt.Sprintf("step bound reached (executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
+					}
+				}
+			}
+			limits = mergeLimits(limits, res.Limits)
+		case covered == k-1:
+			covered = k
 		}
-		res.Bounds = fmt.Sprintf("%s, call depth %d, %s", bd, depth, stepsNote(res.Bounds, res.Bound))
+		cut = cut || res.StepsCut
+	}
+	res.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
+	res.StepsCut = cut
+	switch {
+	case len(limits) > 0:
+		res.Verdict, res.Limits = explicit.Unknown, limits
+		res.Bounds += coveredNote(covered, lo, bound)
+		res.Advice = advice(res, bound(hi).String())
+	case cut:
+		// Only a step bound the user stated cuts a "safe" short.
+		res.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)
+	default:
+		res.Bounds += fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", res.Bound)
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
-// stepsNote says whether the unrolling covered every execution of the
-// sequential program.
-func stepsNote(bounds string, steps int) string {
-	if len(bounds) >= 14 && bounds[:14] == "all executions" {
-		return fmt.Sprintf("every execution (each ends within %d steps of the sequential program)", steps)
+// checkBound checks p within one bound bd by BMC on the encoding named
+// by method (eager, lazy or direct). The counterexample is mapped back to
+// an interleaving and replayed within bd.
+func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound) (*explicit.Result, error) {
+	s, err := NewSolver(o.Solver)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf("executions of up to %d steps of the sequential program", steps)
+	defer s.Close()
+	eo := o.Explicit
+	eo.Rounds, eo.Switches = bd.Rounds, bd.Switches
+	if bd.Rounds > 0 {
+		eo.Switches = -1
+	}
+	po := engine.ProgramOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
+	if method == "direct" {
+		po.Replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) { return explicit.Replay(p, eo, steps) }
+		return engine.CheckDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
+	}
+	translate := seq.Lazy
+	if method == "eager" {
+		translate = seq.Eager
+	}
+	sp, err := translate(ctx, p, bd)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown, Limits: []string{engine.StopReason(ctx) + " while sequentializing"}}, nil
+	case err != nil:
+		return nil, &UsageError{err.Error()}
+	}
+	po.MainFrame, po.Unwind = true, !o.Frames
+	po.Replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+		cs, err := sp.Interleave(steps)
+		if err != nil {
+			return nil, err
+		}
+		return explicit.Replay(p, eo, cs)
+	}
+	return engine.CheckProgram(ctx, sp.Seq, s, po)
+}
+
+// coveredNote says up to which smaller bound every execution was covered.
+func coveredNote(covered, lo int, bound func(int) seq.Bound) string {
+	if covered < lo {
+		return ""
+	}
+	return fmt.Sprintf(" (every execution within %s covered)", bound(covered))
+}
+
+// mergeLimits appends the limits of b not already in a.
+func mergeLimits(a, b []string) []string {
+	for _, l := range b {
+		if !slices.Contains(a, l) {
+			a = append(a, l)
+		}
+	}
+	return a
 }
 
 func describe(r *explicit.Result) string {

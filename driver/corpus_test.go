@@ -58,7 +58,7 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p, _, err := ir.Load(c.Path(), src, ir.Options{Target: b.Target})
+				p, _, err := ir.Load(context.Background(), c.Path(), src, ir.Options{Target: b.Target})
 				if err != nil {
 					t.Fatalf("load: %v", err)
 				}

@@ -51,7 +51,7 @@ func TestConcurrentDifferential(t *testing.T) {
 			cfg.Stmts, cfg.Locks = 2, 0
 		}
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

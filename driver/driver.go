@@ -38,17 +38,26 @@ const (
 
 // Options are a check's engine, solver and bounds.
 type Options struct {
-	Engine   string // auto: bmc for one thread or a bounded check, explicit otherwise
-	Solver   string
-	Seq      string // concurrent programs on the bmc engine: auto, eager, lazy or direct
-	MaxSteps int
+	Engine string // auto: bmc for one thread or a bounded check, explicit otherwise
+	Solver string
+	Seq    string // concurrent programs on the bmc engine: auto, eager, lazy or direct
+	// MaxSteps bounds the bmc engine's unrolling of a program with loops
+	// or recursion. A search it cuts short is "safe within MaxSteps steps"
+	// only when the user stated the bound (StepsStated); otherwise the
+	// verdict is unknown (the verdict rule, docs/USAGE.md).
+	MaxSteps    int
+	StepsStated bool
 	// Frames unrolls the transition relation frame by frame even where
 	// the program (or its sequentialization) is loop-free and
 	// non-recursive and could be encoded whole (encode.Unwind).
-	Frames   bool
-	Timeout  time.Duration
-	Progress io.Writer // nil: quiet
-	Explicit explicit.Options
+	Frames bool
+	// Timeout and MaxMemory (bytes) end a check with an unknown verdict
+	// (0: no limit). A caller that limits more than the check (loading
+	// the program, too) leaves them 0 and passes a context from Limit.
+	Timeout   time.Duration
+	MaxMemory int64
+	Progress  io.Writer // nil: quiet
+	Explicit  explicit.Options
 }
 
 // UsageError is a request that cannot be carried out as asked.
@@ -74,23 +83,28 @@ func NewSolver(name string) (solver.Solver, error) {
 // Check runs the chosen engine on p. Errors are *UsageError for requests
 // that do not fit the program, others internal.
 func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
-	if o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
-		defer cancel()
-	}
-	eng := o.Engine
+	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
+	defer stop()
 	if o.Seq == "" {
 		o.Seq = "auto"
 	}
-	if !slices.Contains(Seqs, o.Seq) {
-		return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: %s)", o.Seq, strings.Join(Seqs, ", "))}
+	// Every name is checked, whether or not the engine will read it.
+	for _, c := range []struct {
+		what, name string
+		names      []string
+	}{{"engine", o.Engine, Engines}, {"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}} {
+		if !slices.Contains(c.names, c.name) {
+			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
+		}
 	}
 	if o.Explicit.Rounds > MaxRounds {
 		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Explicit.Rounds)}
 	}
 	if o.Explicit.Switches > MaxSwitches {
 		return nil, &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, o.Explicit.Switches)}
+	}
+	if o.Engine == "explicit" && o.Seq != "auto" {
+		return nil, &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
 	sequential := encode.Sequential(p)
 	bounded := o.Explicit.Rounds > 0 || o.Explicit.Switches >= 0
@@ -107,8 +121,13 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 		if err := seq.Supported(p); err != nil {
 			return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
 		}
-		return nil
+		bd := seq.Bound{Rounds: o.Explicit.Rounds, Switches: o.Explicit.Switches}
+		if bd.Rounds > 0 {
+			bd.Switches = 0
+		}
+		return SeqFits(p, bd, MemoryLimit(ctx))
 	}
+	eng := o.Engine
 	switch eng {
 	case "auto":
 		// Concurrent programs go to BMC only when a sequentialization is
@@ -129,25 +148,85 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 				return nil, &UsageError{err.Error()}
 			}
 		}
-	case "explicit":
-	default:
-		return nil, &UsageError{fmt.Sprintf("unknown engine %q (available: auto, bmc, explicit)", o.Engine)}
 	}
 	if eng == "explicit" {
-		c, err := explicit.New(p, o.Explicit)
-		if err != nil {
-			return nil, &UsageError{err.Error()}
-		}
-		return c.Run(ctx), nil
+		return checkExplicit(ctx, p, o)
 	}
 	if sequential != nil {
 		return checkConcurrent(ctx, p, o)
 	}
+	start := time.Now()
 	s, err := NewSolver(o.Solver)
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	return engine.CheckProgram(ctx, p, s, engine.ProgramOptions{
-		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, Unwind: !o.Frames, Progress: o.Progress})
+	res, err := engine.CheckProgram(ctx, p, s, engine.ProgramOptions{
+		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
+	s.Close()
+	if err != nil || res.Verdict != explicit.Unknown {
+		return res, err
+	}
+	if o.Engine == "auto" && res.StepsCut && !res.Incomplete() {
+		// The step bound, which the user did not state, cut the search:
+		// the explicit search needs none (it may still meet the depth
+		// bound, as BMC did).
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bmc: %s; the explicit engine goes on\n", strings.Join(res.Limits, "; "))
+		}
+		ex, err := checkExplicit(ctx, p, o)
+		if err != nil {
+			return nil, err
+		}
+		ex.Engine = fmt.Sprintf("explicit, after %s stopped at %d steps", res.Engine, res.Bound)
+		ex.Elapsed = time.Since(start)
+		return ex, nil
+	}
+	res.Advice = advice(res, "")
+	return res, nil
+}
+
+// checkExplicit runs the explicit engine.
+func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
+	c, err := explicit.New(p, o.Explicit)
+	if err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	res := c.Run(ctx)
+	if res.Verdict == explicit.Unknown {
+		res.Advice = advice(res, "")
+	}
+	return res, nil
+}
+
+// advice says what would decide a question a limit left open: for each
+// limit, the option that moves it, and for the step bound of the bmc
+// engine, the engine that needs none. within names the context bound of
+// a concurrent program ("" for a sequential one).
+func advice(r *explicit.Result, within string) string {
+	var out []string
+	for _, l := range r.Limits {
+		var a string
+		switch {
+		case strings.HasPrefix(l, "step bound"):
+			a = fmt.Sprintf("--max-steps N above %d searches longer executions (a bounded answer)", r.Bound)
+			a += "; --engine explicit explores every execution"
+			if within != "" {
+				a += " within " + within
+			}
+		case strings.HasPrefix(l, "depth bound"):
+			a = "a larger --depth (a program that recurses without bound needs a proof)"
+		case strings.HasPrefix(l, "thread bound"):
+			a = "a larger --max-threads"
+		case strings.HasPrefix(l, "state limit"):
+			a = "a larger --max-states"
+		case strings.HasPrefix(l, "memory limit"):
+			a = "a larger --max-memory"
+		case strings.HasPrefix(l, "timeout"):
+			a = "a longer --timeout"
+		}
+		if a != "" && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return strings.Join(out, "; ")
 }

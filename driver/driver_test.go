@@ -12,11 +12,11 @@ import (
 )
 
 func TestUsageErrors(t *testing.T) {
-	seq, _, err := ir.Load("s.bpl", []byte(`void main() begin assert(F); end`), ir.Options{})
+	seq, _, err := ir.Load(context.Background(), "s.bpl", []byte(`void main() begin assert(F); end`), ir.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	conc, _, err := ir.Load("c.bpl", []byte(`thread void a() begin skip; end thread void b() begin skip; end`), ir.Options{})
+	conc, _, err := ir.Load(context.Background(), "c.bpl", []byte(`thread void a() begin skip; end thread void b() begin skip; end`), ir.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +34,10 @@ func TestUsageErrors(t *testing.T) {
 		{"bmc on threads without a bound", conc, func(o *Options) { o.Engine = "bmc" }, "needs a bound"},
 		{"bmc on threads with a bound", conc, func(o *Options) { o.Engine = "bmc"; o.Explicit.Rounds = 1 }, ""},
 		{"unknown sequentialization", conc, func(o *Options) { o.Seq = "greedy" }, `unknown sequentialization "greedy"`},
+		// Names are checked whether or not the engine reads them.
+		{"unknown solver, explicit engine", conc, func(o *Options) { o.Engine, o.Solver = "explicit", "foo" }, `unknown solver "foo"`},
+		{"unknown sequentialization, explicit engine", conc, func(o *Options) { o.Engine, o.Seq = "explicit", "greedy" }, `unknown sequentialization "greedy"`},
+		{"a sequentialization for the explicit engine", conc, func(o *Options) { o.Engine, o.Seq = "explicit", "lazy" }, "--seq lazy needs the bmc engine"},
 	}
 	if !smt.Available {
 		cases = append(cases, struct {

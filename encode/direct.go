@@ -44,10 +44,12 @@ package encode
 // a start without a free slot cuts the path and reaches PropThreadBound.
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/ts"
 )
@@ -186,7 +188,9 @@ func edgeExprs(e *ir.Edge) []*ir.Expr {
 }
 
 // EncodeDirect builds the interleaving product of p's thread instances.
-func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
+// When ctx ends first, the error is its cause.
+func EncodeDirect(ctx context.Context, p *ir.Program, o DirectOptions) (d *Direct, err error) {
+	defer halt.Recover(&err)
 	switch {
 	case o.Depth < 1:
 		return nil, fmt.Errorf("depth must be at least 1")
@@ -201,7 +205,7 @@ func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
 		return nil, err
 	}
 	sys := ts.New()
-	d := &Direct{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Opts: o, Depth: o.Depth,
+	d = &Direct{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Opts: o, Depth: o.Depth,
 		vnext: map[ts.Lit][]guarded{}, dnext: map[ts.Lit][]guarded{}}
 	for _, t := range p.Threads {
 		for i := 0; i < t.Count; i++ {
@@ -222,9 +226,10 @@ func EncodeDirect(p *ir.Program, o DirectOptions) (*Direct, error) {
 	d.Locs = d.lay.locs
 	d.makeState()
 	for _, b := range d.lay.blocks {
+		halt.Point(ctx)
 		d.encodeBlock(b)
 	}
-	d.finish()
+	d.finish(ctx)
 	return d, nil
 }
 
@@ -814,7 +819,7 @@ func (d *Direct) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge) {
 
 // ---- scheduling, properties, constraint ----
 
-func (d *Direct) finish() {
+func (d *Direct) finish(ctx context.Context) {
 	s, p := d.Sys, d.Prog
 	legal := s.And(d.vpcIs(0, PCEmpty).Not(), d.vpcIs(0, PCDone).Not())
 	for t, a := range d.Atomic {
@@ -853,7 +858,7 @@ func (d *Direct) finish() {
 			d.dnext[l] = append(d.dnext[l], guarded{s.And(d.isT[t], any), upd})
 		}
 	}
-	setNext(s, d.dnext)
+	setNext(ctx, s, d.dnext)
 
 	// Error labels: a thread stands at one (arrived by its last step, or
 	// started there).

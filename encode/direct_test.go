@@ -28,7 +28,7 @@ type bmcOutcome struct {
 // violation must replay on the explicit interpreter.
 func checkDirect(t *testing.T, p *ir.Program, o encode.DirectOptions, bound int) bmcOutcome {
 	t.Helper()
-	d, err := encode.EncodeDirect(p, o)
+	d, err := encode.EncodeDirect(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func scheduleCost(p *ir.Program, steps []explicit.ReplayStep) (switches, rounds 
 
 func load(t *testing.T, name, src string) *ir.Program {
 	t.Helper()
-	p, _, err := ir.Load(name, []byte(src), ir.Options{})
+	p, _, err := ir.Load(context.Background(), name, []byte(src), ir.Options{})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, src)
 	}
@@ -345,7 +345,7 @@ thread void b() begin acquire(m); end`, "", "", []bool{false, true, false, true,
 				}
 				opts.Threads = tc
 			}
-			p, _, err := ir.Load("case.bpl", []byte(c.src), opts)
+			p, _, err := ir.Load(context.Background(), "case.bpl", []byte(c.src), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -379,7 +379,7 @@ void main() begin start_thread w(); start_thread w(); assert(!g); end`)
 		max         int
 		hit, unsafe bool
 	}{{1, true, false}, {2, true, false}, {3, false, true}} {
-		d, err := encode.EncodeDirect(p, encode.DirectOptions{Depth: 2, Switches: -1, MaxThreads: c.max})
+		d, err := encode.EncodeDirect(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1, MaxThreads: c.max})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,11 +413,11 @@ func TestDirectUnsupported(t *testing.T) {
 			}
 			opts.Threads = tc
 		}
-		p, _, err := ir.Load("u.bpl", []byte(c.src), opts)
+		p, _, err := ir.Load(context.Background(), "u.bpl", []byte(c.src), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := encode.EncodeDirect(p, encode.DirectOptions{Depth: 2, Switches: -1}); err == nil {
+		if _, err := encode.EncodeDirect(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1}); err == nil {
 			t.Errorf("accepted %q", c.src)
 		} else if !strings.Contains(err.Error(), "does not support") {
 			t.Errorf("%q: unclear error %v", c.src, err)
@@ -425,7 +425,7 @@ func TestDirectUnsupported(t *testing.T) {
 	}
 	p := load(t, "ok.bpl", `thread void a() begin skip; end`)
 	for _, o := range []encode.DirectOptions{{Depth: 0, Switches: -1}, {Depth: 2, Rounds: 1, Switches: 1}, {Depth: 2, Rounds: -1}} {
-		if _, err := encode.EncodeDirect(p, o); err == nil {
+		if _, err := encode.EncodeDirect(context.Background(), p, o); err == nil {
 			t.Errorf("accepted options %+v", o)
 		}
 	}

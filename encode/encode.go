@@ -31,9 +31,11 @@
 package encode
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/ts"
 )
@@ -134,13 +136,15 @@ type Options struct {
 }
 
 // Encode builds the transition system of a sequential program with call
-// stacks of at most depth frames.
-func Encode(p *ir.Program, depth int) (*Encoding, error) {
-	return EncodeWith(p, Options{Depth: depth})
+// stacks of at most depth frames. When ctx ends first, the error is its
+// cause.
+func Encode(ctx context.Context, p *ir.Program, depth int) (*Encoding, error) {
+	return EncodeWith(ctx, p, Options{Depth: depth})
 }
 
 // EncodeWith is Encode with all options.
-func EncodeWith(p *ir.Program, o Options) (*Encoding, error) {
+func EncodeWith(ctx context.Context, p *ir.Program, o Options) (en *Encoding, err error) {
+	defer halt.Recover(&err)
 	depth := o.Depth
 	if err := Sequential(p); err != nil {
 		return nil, fmt.Errorf("the bmc engine checks one thread: %v", err)
@@ -149,14 +153,15 @@ func EncodeWith(p *ir.Program, o Options) (*Encoding, error) {
 		return nil, fmt.Errorf("depth must be at least 1")
 	}
 	sys := ts.New()
-	en := &Encoding{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Depth: depth, Main: p.Threads[0].Proc,
+	en = &Encoding{Prog: p, Sys: sys, conditions: conditions{sys: sys}, Depth: depth, Main: p.Threads[0].Proc,
 		headPC: map[[2]int]int{}, retPC: map[int]int{}, next: map[ts.Lit][]guarded{}, byPC: map[int]*Block{}}
 	en.findBlocks(o.SmallSteps)
 	en.makeState()
 	for _, b := range en.blocks {
+		halt.Point(ctx)
 		en.encodeBlock(b)
 	}
-	en.finish()
+	en.finish(ctx)
 	return en, nil
 }
 
@@ -362,9 +367,9 @@ func (en *Encoding) set(l ts.Lit, sel, val ts.Lit) {
 
 // finish defines every latch's next state, the constraint and the
 // properties.
-func (en *Encoding) finish() {
+func (en *Encoding) finish(ctx context.Context) {
 	s := en.Sys
-	setNext(s, en.next)
+	setNext(ctx, s, en.next)
 	bad, ovf := s.Ors(en.bad...), s.Ors(en.ovf...)
 	s.AddBad("violation", bad)
 	s.AddBad("stack overflow", ovf)
@@ -378,8 +383,9 @@ func (en *Encoding) finish() {
 // setNext defines each latch's next state from the guarded writes to
 // it: the value of the write selected, or the latch's own value when
 // none is.
-func setNext(s *ts.System, next map[ts.Lit][]guarded) {
+func setNext(ctx context.Context, s *ts.System, next map[ts.Lit][]guarded) {
 	for _, li := range s.Latches() {
+		halt.Point(ctx)
 		gs := next[li.Lit]
 		if len(gs) == 0 {
 			continue

@@ -11,7 +11,7 @@ import (
 
 func load(t *testing.T, src string) *ir.Program {
 	t.Helper()
-	p, _, err := ir.Load("t.bpl", []byte(src), ir.Options{})
+	p, _, err := ir.Load(context.Background(), "t.bpl", []byte(src), ir.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ void main() begin
   b := a;
   L: a := !a; goto L;
 end`)
-	en, err := Encode(p, 4)
+	en, err := Encode(context.Background(), p, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ end`)
 			t.Errorf("%s: path %d, last %q with %d edges; want %d, %q, %d", c.head, len(b.Path), b.Last.Stmt, len(b.Last.Out), c.path, c.last, c.nOuts)
 		}
 	}
-	small, err := EncodeWith(p, Options{Depth: 4, SmallSteps: true})
+	small, err := EncodeWith(context.Background(), p, Options{Depth: 4, SmallSteps: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,15 +88,15 @@ func TestRejectsConcurrentPrograms(t *testing.T) {
 		`void t() begin skip; end void main() begin start_thread t(); end`,
 		`void main() begin start_thread goto L; L: skip; end`,
 	} {
-		if _, err := Encode(load(t, src), 4); err == nil {
+		if _, err := Encode(context.Background(), load(t, src), 4); err == nil {
 			t.Errorf("accepted %q", src)
 		}
 	}
-	if _, err := Encode(load(t, `void main() begin skip; end`), 0); err == nil {
+	if _, err := Encode(context.Background(), load(t, `void main() begin skip; end`), 0); err == nil {
 		t.Error("accepted depth 0")
 	}
 	// Depth 1: every call overflows; the encoding must still be built.
-	if _, err := Encode(load(t, `void f() begin skip; end void main() begin f(); end`), 1); err != nil {
+	if _, err := Encode(context.Background(), load(t, `void f() begin skip; end void main() begin f(); end`), 1); err != nil {
 		t.Error(err)
 	}
 }
@@ -241,7 +241,7 @@ func TestEnforceAgreesWithExplicit(t *testing.T) {
 				t.Fatalf("explicit: %s %v, want %s", ref.Verdict, ref.Limits, c.want)
 			}
 			for _, small := range []bool{false, true} {
-				en, err := EncodeWith(p, Options{Depth: depth, SmallSteps: small})
+				en, err := EncodeWith(context.Background(), p, Options{Depth: depth, SmallSteps: small})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,10 +1,12 @@
 package encode
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/ts"
 )
@@ -39,6 +41,7 @@ type Unwound struct {
 	edges []uedge
 	pool  []ts.Lit
 	bad   []ts.Lit
+	ctx   context.Context // while Unwind runs: inlining ends with it
 }
 
 // unode is one instance of a node: the node in one inlined call.
@@ -173,11 +176,14 @@ func topoOrder(pr *ir.Proc) ([]int, error) {
 }
 
 // Unwind encodes p whole (see Unwound); Unwindable(p, depth) must hold.
-func Unwind(p *ir.Program, depth int) (*Unwound, error) {
+// When ctx ends first, the error is its cause.
+func Unwind(ctx context.Context, p *ir.Program, depth int) (u *Unwound, err error) {
 	if err := Unwindable(p, depth); err != nil {
 		return nil, err
 	}
-	u := &Unwound{Prog: p, Sys: ts.New()}
+	defer halt.Recover(&err)
+	u = &Unwound{Prog: p, Sys: ts.New(), ctx: ctx}
+	defer func() { u.ctx = nil }()
 	s := u.Sys
 	main := p.Threads[0].Proc
 	st := ustate{locks: make([]ts.Lit, len(p.Locks))} // locks start free
@@ -253,6 +259,7 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 		if len(ins) == 0 {
 			continue
 		}
+		halt.Point(u.ctx)
 		n := pr.Nodes[id]
 		if id == stop {
 			for _, a := range ins {

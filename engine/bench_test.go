@@ -26,7 +26,7 @@ func BenchmarkSequentialCorpus(b *testing.B) {
 			continue
 		}
 		src, _ := os.ReadFile(c.Path())
-		p, _, err := ir.Load(c.Path(), src, ir.Options{Target: c.Bounds().Target})
+		p, _, err := ir.Load(context.Background(), c.Path(), src, ir.Options{Target: c.Bounds().Target})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -31,7 +31,7 @@ func TestDifferentialSequential(t *testing.T) {
 		cfg := progen.DefaultConfig()
 		cfg.Threads, cfg.Stmts = 1, 5
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
@@ -97,7 +97,7 @@ func TestDifferentialUnwound(t *testing.T) {
 		cfg := progen.DefaultConfig()
 		cfg.Threads, cfg.Stmts, cfg.Bounded = 1, 6, true
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -15,9 +16,17 @@ import (
 
 // ProgramOptions bound a BMC run on a program.
 type ProgramOptions struct {
-	Depth      int // call stack frames
-	MaxSteps   int // transitions (large blocks) to unroll
-	SmallSteps bool
+	Depth int // call stack frames, as the user gave them
+	// MainFrame adds a frame under the user's Depth for the
+	// sequentialization's main, which calls each thread's code.
+	MainFrame bool
+	MaxSteps  int // transitions (large blocks) to unroll
+	// StepsStated says that MaxSteps is part of the question asked: a
+	// search it cuts short is then "safe within MaxSteps steps". Otherwise
+	// such a search is unknown, with Result.StepsCut set, because an
+	// execution longer than the bound was not explored.
+	StepsStated bool
+	SmallSteps  bool
 	// UntilEnded, when larger than MaxSteps, unrolls up to this many
 	// steps instead if the encoding shows that every execution has ended
 	// by then (control reachability; the direct product's longest run),
@@ -62,19 +71,23 @@ type limit struct {
 // solver s. A counterexample is replayed on the explicit interpreter
 // before it is returned; one that does not replay is an internal error.
 func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
-	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, opts.Depth)
+	depth := opts.Depth
+	if opts.MainFrame {
+		depth++
+	}
+	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, depth)
 	if opts.Unwind && exact && encode.Unwindable(p, frames) == nil {
-		u, err := encode.Unwind(p, frames)
+		u, err := encode.Unwind(ctx, p, frames)
 		if err != nil {
-			return nil, err
+			return halted(ctx, s, opts, err)
 		}
 		m := &model{sys: u.Sys, steps: u.Steps, running: ts.False, frames: opts.Depth, unwound: max(u.Longest, 1),
 			ended: func(int) bool { return true }}
 		return check(ctx, p, m, s, opts)
 	}
-	en, err := encode.EncodeWith(p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
+	en, err := encode.EncodeWith(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
-		return nil, err
+		return halted(ctx, s, opts, err)
 	}
 	reach := en.ControlReach()
 	m := &model{sys: en.Sys, steps: en.Steps, running: en.Running(), fixed: reach.Fixed, ended: reach.Ended, frames: opts.Depth}
@@ -95,9 +108,9 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 	var exact bool
 	b.Depth, exact = stackFrames(p, entries, opts.Depth)
 	b.SmallSteps = opts.SmallSteps
-	d, err := encode.EncodeDirect(p, b)
+	d, err := encode.EncodeDirect(ctx, p, b)
 	if err != nil {
-		return nil, err
+		return halted(ctx, s, opts, err)
 	}
 	m := &model{sys: d.Sys, steps: d.Steps, running: d.Running(), frames: opts.Depth}
 	if n := d.StepBound(); n >= 0 {
@@ -108,6 +121,30 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 	}
 	m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropThreadBound].Lit, fmt.Sprintf("thread bound reached (%d threads)", b.MaxThreads)})
 	return check(ctx, p, m, s, opts)
+}
+
+// halted is the result of a check whose encoding err ended: unknown when
+// ctx ended it, else the error.
+func halted(ctx context.Context, s solver.Solver, opts ProgramOptions, err error) (*explicit.Result, error) {
+	if ctx.Err() == nil {
+		return nil, err
+	}
+	return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown,
+		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []string{StopReason(ctx) + " while encoding"}}, nil
+}
+
+// StopReason words why a search stopped without an answer, for
+// Result.Limits: "timeout" for a deadline, the cause of another end of
+// ctx (the memory limit), or the solver's giving up while ctx lives.
+func StopReason(ctx context.Context) string {
+	switch cause := context.Cause(ctx); {
+	case cause == nil:
+		return "the solver gave up"
+	case errors.Is(cause, context.DeadlineExceeded):
+		return "timeout"
+	default:
+		return cause.Error()
+	}
 }
 
 // stackFrames is how many frames a thread's stack needs: without
@@ -184,6 +221,11 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	ended := false
 	for k := 0; k <= opts.MaxSteps; k++ {
 		res.Stats, res.Bound = stats(k), k
+		if err := b.U.Extend(ctx, k); err != nil {
+			res.Verdict = explicit.Unknown
+			res.Limits = []string{fmt.Sprintf("%s at bound %d", StopReason(ctx), k)}
+			return res, nil
+		}
 		target := b.U.At(bad, k)
 		for i, l := range m.limits {
 			if !seen[i] {
@@ -217,7 +259,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		switch st {
 		case solver.Unknown:
 			res.Verdict = explicit.Unknown
-			res.Limits = []string{fmt.Sprintf("timeout at bound %d", k)}
+			res.Limits = []string{fmt.Sprintf("%s at bound %d", StopReason(ctx), k)}
 			return res, nil
 		case solver.Sat:
 			return counterexample(k)
@@ -229,23 +271,37 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	}
 	for i, l := range m.limits {
 		if seen[i] {
-			res.Verdict = explicit.Unknown
 			res.Limits = append(res.Limits, l.what)
 		}
 	}
-	if len(res.Limits) > 0 {
-		return res, nil
-	}
 	// Does any execution run longer than the bound?
-	if ended {
+	if !ended {
+		switch _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st {
+		case solver.Unsat:
+			ended = true
+		case solver.Unknown:
+			res.Verdict = explicit.Unknown
+			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", StopReason(ctx), opts.MaxSteps))
+			return res, nil
+		}
+	}
+	switch {
+	case ended:
 		if m.unwound > 0 {
 			res.Bound = m.unwound
 		}
 		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, m.frames)
-	} else if _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st == solver.Unsat {
-		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", opts.MaxSteps, m.frames)
+	case opts.StepsStated:
+		res.StepsCut = true
+	default:
+		// The verdict rule: a bound the user did not give decides nothing.
+		res.StepsCut = true
+		res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", opts.MaxSteps))
 	}
 	res.Verdict = explicit.Safe
+	if len(res.Limits) > 0 {
+		res.Verdict = explicit.Unknown
+	}
 	return res, nil
 }
 

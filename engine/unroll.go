@@ -4,6 +4,8 @@
 package engine
 
 import (
+	"context"
+
 	"bmc/solver"
 	"bmc/ts"
 )
@@ -29,9 +31,7 @@ func NewUnrolling(sys *ts.System, b solver.Builder) *Unrolling {
 
 // At returns literal l at time k, building frames up to k as needed.
 func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
-	for len(u.frames) <= k {
-		u.addFrame()
-	}
+	u.Extend(context.Background(), k)
 	x := u.frames[k][l.Var()]
 	if l.IsNeg() {
 		return u.B.Not(x)
@@ -42,11 +42,22 @@ func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
 // Frames is the number of frames built.
 func (u *Unrolling) Frames() int { return len(u.frames) }
 
-func (u *Unrolling) addFrame() {
+// Extend builds the frames up to k. A frame of a large system takes a
+// while, so ctx is watched while it is built; when ctx ends first, the
+// frame is dropped and the error is ctx's cause.
+func (u *Unrolling) Extend(ctx context.Context, k int) error {
+	for len(u.frames) <= k {
+		if err := u.addFrame(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (u *Unrolling) addFrame(ctx context.Context) error {
 	k := len(u.frames)
 	s, b := u.Sys, u.B
 	f := make([]solver.Lit, s.NumVars())
-	u.frames = append(u.frames, f)
 	f[0] = b.Not(b.True())
 	var fixed map[int]bool
 	if u.Fixed != nil {
@@ -60,6 +71,9 @@ func (u *Unrolling) addFrame() {
 		return x
 	}
 	for v := 1; v < s.NumVars(); v++ {
+		if v%4096 == 0 && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		switch s.Kind(v) {
 		case ts.Input:
 			f[v] = b.NewVar()
@@ -93,4 +107,6 @@ func (u *Unrolling) addFrame() {
 			f[v] = b.And(lit(x), lit(y))
 		}
 	}
+	u.frames = append(u.frames, f)
+	return nil
 }

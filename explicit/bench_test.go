@@ -32,7 +32,7 @@ func BenchmarkExamples(b *testing.B) {
 			if c.threads != "" {
 				lo.Threads, _ = ir.ParseThreads(c.threads)
 			}
-			p, _, err := ir.Load(c.file, src, lo)
+			p, _, err := ir.Load(context.Background(), c.file, src, lo)
 			if err != nil {
 				b.Fatal(err)
 			}

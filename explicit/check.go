@@ -7,11 +7,14 @@ package explicit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"bmc/ir"
+	"bmc/lang"
 )
 
 // Options bound the search.
@@ -25,8 +28,9 @@ type Options struct {
 	MaxStates  int // stop with Unknown after this many distinct states
 	Timeout    time.Duration
 	// NoReduction explores a context switch before every step instead of
-	// only before steps that touch shared state (see ir.VisibleNodes); for
-	// cross-checking the reduction.
+	// taking a thread's thread-local steps together with its next step
+	// that touches shared state (see ir.VisibleNodes); for cross-checking
+	// the reduction.
 	NoReduction bool
 }
 
@@ -55,6 +59,12 @@ type Result struct {
 	Trace   *Trace   // for Unsafe
 	States  int      // explicit: distinct states explored
 	Bound   int      // bmc: the unrolling depth reached
+	// StepsCut says (bmc) that the step bound cut the search short:
+	// executions longer than it were not explored. Unless the user stated
+	// the bound, that makes the verdict Unknown.
+	StepsCut bool
+	// Advice says, for Unknown, what would decide the question.
+	Advice string
 	// ContextBound is, for a violation found by deepening the rounds or
 	// switches (bmc on a concurrent program), the smallest that has one.
 	ContextBound int
@@ -68,32 +78,81 @@ type Checker struct {
 	opts Options
 
 	readCache map[*ir.Edge]*reads
-	visible   [][]bool // per procedure and node; nil without reduction
-	index     map[string]int32
-	keys      []string
-	parents   []int32
-	steps     []stepRec
+	// visible marks, per procedure and node, the steps that touch shared
+	// state (ir.VisibleNodes). With reduce, a thread takes its other,
+	// thread-local steps together with its next visible one (a move, see
+	// runThread); traces use it either way (see keptSteps).
+	visible [][]bool
+	reduce  bool
+
+	// The states found, by id: key, the state it was reached from, by
+	// which move (its last step), at which cost.
+	index   map[string]int32
+	keys    []string
+	parents []int32
+	steps   []stepRec
+	costs   []cost
+	queue   costQueue
 
 	depthHit, threadHit bool
-	found               bool
-	trace               *Trace
-	cur                 int32   // state being expanded
-	executing           stepRec // step being executed, for violations found inside it
-	replay              *replayPath
+	stopped             atomic.Bool // the context has ended
+	violation           *violation  // the cheapest one found so far
+
+	// The expansion under way: the state's id (-1 before the search) and
+	// cost; the state the step being executed starts from within its move,
+	// the step, the cost after it, whether it is thread-local (then its
+	// outcomes continue the move: localNext), and whether it has a
+	// violation (then its other outcomes are not needed).
+	cur       int32
+	curCost   cost
+	from      *moveState
+	executing stepRec
+	charge    cost
+	local     bool
+	localNext []*moveState
+	failed    bool
+
+	// sink, when set, takes the outcomes of steps instead of the search
+	// (a replay, or a step made again for a trace); quiet says that
+	// violations and the context are ignored (the search has ended).
+	sink   func(s *state, rec stepRec)
+	quiet  bool
+	replay *replayPath // Replay: the states replayed
 }
 
 type recKind uint8
 
 const (
-	recStart  recKind = iota // an initial state
-	recStep                  // thread executed edge
-	recSwitch                // context switch to thread (or next round's thread)
+	recStart recKind = iota // an initial state
+	recStep                 // thread executed edge
 )
 
 type stepRec struct {
-	kind   recKind
-	thread int16
-	edge   int32
+	kind          recKind
+	startsThreads bool // the step ends init
+	thread        int16
+	edge          int32
+}
+
+// moveState is a state reached within a move, with the step that reached
+// it from the previous one (prev nil: the state the move starts from).
+type moveState struct {
+	s    *state
+	prev *moveState
+	rec  stepRec
+}
+
+// violation is a violation found by the search, kept until no cheaper
+// one can be found.
+type violation struct {
+	parent int32      // the state it was found from (-1: an initial state)
+	via    *moveState // the move's thread-local steps before it
+	rec    stepRec    // the step that violates, or recStart
+	final  *state     // the state it happens in
+	cost   cost
+	msg    string
+	file   string
+	pos    lang.Pos
 }
 
 // New prepares a check of p.
@@ -107,10 +166,8 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	if opts.MaxThreads < 1 {
 		return nil, fmt.Errorf("--max-threads must be at least 1")
 	}
-	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{}}
-	if !opts.NoReduction {
-		c.visible = ir.VisibleNodes(p)
-	}
+	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{},
+		visible: ir.VisibleNodes(p), reduce: !opts.NoReduction, cur: -1}
 	return c, nil
 }
 
@@ -158,8 +215,13 @@ func (c *Checker) dynamicThreads() bool {
 	return false
 }
 
-// Run explores breadth first, so the first violation found has a shortest
-// trace. A Checker runs once.
+// Run explores the states in order of cost: the statements executed,
+// then the context switches used (see cost), so that the first violation
+// found has a trace with the fewest statements, and among those the
+// fewest context switches. A Checker runs once.
+//
+// The search ends soon after ctx does (it is looked at before every
+// step), with the cause of the end among the limits.
 func (c *Checker) Run(ctx context.Context) *Result {
 	start := time.Now()
 	if c.opts.Timeout > 0 {
@@ -169,32 +231,18 @@ func (c *Checker) Run(ctx context.Context) *Result {
 	}
 	res := &Result{Engine: "explicit", Bounds: c.Bounds()}
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
-	c.cur = -1
-	for _, s := range c.initialStates() {
-		c.add(s, stepRec{kind: recStart})
-		if c.found {
-			break
-		}
-	}
-	for head := 0; head < len(c.keys) && !c.found; head++ {
-		if head%1024 == 0 && ctx.Err() != nil {
-			res.Limits = append(res.Limits, "timeout")
-			break
-		}
-		if len(c.keys) > c.opts.MaxStates {
-			res.Limits = append(res.Limits, fmt.Sprintf("state limit (%d states)", c.opts.MaxStates))
-			break
-		}
-		c.cur = int32(head)
-		c.expand(decode(c.prog, []byte(c.keys[head])))
-	}
+	limit := c.search(ctx)
 	res.States = len(c.keys)
 	res.Elapsed = time.Since(start)
-	if c.found {
+	if v := c.violation; v != nil {
+		// A violation found before ctx ended is shown even when the search
+		// could not confirm that none is cheaper: it is a real one.
 		res.Verdict = Unsafe
-		res.Trace = c.trace
-		res.Limits = nil
+		res.Trace = c.violationTrace().trace
 		return res
+	}
+	if limit != "" {
+		res.Limits = append(res.Limits, limit)
 	}
 	if c.depthHit {
 		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
@@ -208,16 +256,70 @@ func (c *Checker) Run(ctx context.Context) *Result {
 	return res
 }
 
-// add records a new state reached from c.cur by rec.
-func (c *Checker) add(s *state, rec stepRec) {
+// search explores until it finds a cheapest violation, has seen every
+// state, or a limit ends it; it returns the limit, or "".
+func (c *Checker) search(ctx context.Context) string {
+	// An atomic flag is cheaper to look at than ctx, so it can be looked
+	// at before every step.
+	unwatch := context.AfterFunc(ctx, func() { c.stopped.Store(true) })
+	defer unwatch()
+	for _, s := range c.initialStates() {
+		c.add(s, stepRec{kind: recStart}, cost{})
+	}
+	for !c.stopping() {
+		id, at, ok := c.queue.pop()
+		if !ok {
+			return ""
+		}
+		if at != c.costs[id] {
+			continue // reached more cheaply since it was queued
+		}
+		// Every violation found from here on costs at least one more
+		// statement than the state it is found from.
+		if v := c.violation; v != nil && !(cost{at.stmts + 1, at.switches}).less(v.cost) {
+			return ""
+		}
+		if len(c.keys) > c.opts.MaxStates {
+			return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
+		}
+		c.cur, c.curCost = id, at
+		c.expand(decode(c.prog, []byte(c.keys[id])))
+	}
+	return stopReason(ctx)
+}
+
+// stopping reports whether the context has ended (a step made again for
+// a trace is finished regardless).
+func (c *Checker) stopping() bool { return !c.quiet && c.stopped.Load() }
+
+// stopReason names why ctx ended: "timeout" for its deadline, else its
+// cause (the memory limit, say).
+func stopReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return cause.Error()
+}
+
+// add records s, reached from c.cur by rec at cost at, unless it is known
+// at a cost no higher.
+func (c *Checker) add(s *state, rec stepRec, at cost) {
 	key := string(s.key(nil))
-	if _, ok := c.index[key]; ok {
+	if id, ok := c.index[key]; ok {
+		if at.less(c.costs[id]) {
+			c.parents[id], c.steps[id], c.costs[id] = c.cur, rec, at
+			c.queue.push(id, at)
+		}
 		return
 	}
-	c.index[key] = int32(len(c.keys))
+	id := int32(len(c.keys))
+	c.index[key] = id
 	c.keys = append(c.keys, key)
 	c.parents = append(c.parents, c.cur)
 	c.steps = append(c.steps, rec)
+	c.costs = append(c.costs, at)
+	c.queue.push(id, at)
 }
 
 func (c *Checker) initialStates() []*state {
@@ -260,10 +362,7 @@ func (c *Checker) startThreads(s *state, rec stepRec) []*state {
 			s.threads = append(s.threads, thread{entry: spec.Proc, frames: []frame{newFrame(spec.Proc, -1, nil)}})
 		}
 	}
-	s.cur, s.used = -1, 0
-	if c.opts.Rounds > 0 {
-		s.cur = 0
-	}
+	s.cur, s.used = -1, 0 // the first thread is still to be chosen
 	all := make([]int, len(s.threads))
 	for i := range all {
 		all[i] = i
@@ -279,6 +378,9 @@ func (c *Checker) enforce(states []*state, threads []int) []*state {
 	for _, t := range threads {
 		var kept []*state
 		for _, s := range states {
+			if c.stopping() {
+				return nil
+			}
 			th := &s.threads[t]
 			if !th.alive() || th.top().proc.Enforce == nil {
 				kept = append(kept, s)
@@ -330,80 +432,94 @@ func errorLabels(n *ir.Node, targets []string) []string {
 	return out
 }
 
-// expand generates the successors of s under the scheduling mode.
+// expand generates the successors of s. With neither bound, these are
+// the moves of every thread (of the thread in an atomic section, if any).
+// Otherwise they are the running thread's move, and where the running
+// thread may be left (canSwitch), the move of every other thread the
+// bound lets run next: a context switch is taken together with the move
+// after it, so that no state exists between them.
 func (c *Checker) expand(s *state) {
 	if s.init {
-		c.runThread(s, 0)
+		c.runThread(s, 0, cost{})
 		return
 	}
-	switch {
-	case c.opts.Rounds > 0:
-		c.runThread(s, s.cur)
-		if c.found || !c.canSwitch(s, s.cur) {
-			return
+	if c.opts.Rounds == 0 && c.opts.Switches < 0 {
+		// The states do not say which thread ran last, which keeps them
+		// few; the thread of the move that reached s stands in for it, so
+		// that paths with fewer switches tend to be found first.
+		last := -1
+		if r := c.steps[c.cur]; r.kind == recStep && !r.startsThreads {
+			last = int(r.thread)
 		}
-		next, round := s.cur+1, s.used
-		if next == len(s.threads) {
-			next, round = 0, round+1
-		}
-		if round < c.opts.Rounds {
-			n := s.clone()
-			n.cur, n.used = next, round
-			c.add(n, stepRec{kind: recSwitch, thread: int16(next)})
-		}
-	case c.opts.Switches >= 0:
-		if s.cur >= 0 {
-			c.runThread(s, s.cur)
-			if c.found || !c.canSwitch(s, s.cur) {
-				return
+		price := func(t int) cost {
+			if last >= 0 && t != last {
+				return cost{switches: 1}
 			}
+			return cost{}
 		}
-		cost := 1
-		if s.cur < 0 {
-			cost = 0 // the first thread is chosen freely
-		}
-		if s.used+cost > c.opts.Switches {
-			return
-		}
-		for t := range s.threads {
-			if t != s.cur && s.threads[t].alive() {
-				n := s.clone()
-				n.cur, n.used = t, s.used+cost
-				c.add(n, stepRec{kind: recSwitch, thread: int16(t)})
-			}
-		}
-	default:
 		if a := c.atomicOwner(s); a >= 0 {
-			c.runThread(s, a)
+			c.runThread(s, a, price(a))
 			return
 		}
 		for t := range s.threads {
-			if s.threads[t].alive() && !c.canSwitch(s, t) {
-				c.runThread(s, t) // an invisible step: no need to interleave it
-				return
-			}
+			c.runThread(s, t, price(t))
 		}
-		for t := range s.threads {
-			c.runThread(s, t)
-			if c.found {
-				return
-			}
+		return
+	}
+	if s.cur >= 0 {
+		c.runThread(s, s.cur, cost{})
+		if !c.canSwitch(s, s.cur) {
+			return
+		}
+	}
+	price := cost{switches: 1}
+	if s.cur < 0 {
+		price = cost{} // the first thread is chosen freely
+	}
+	for t := range s.threads {
+		if t == s.cur || !s.threads[t].alive() || c.stopping() {
+			continue
+		}
+		if n := c.switchTo(s, t); n != nil {
+			c.runThread(n, t, price)
 		}
 	}
 }
 
-// canSwitch reports whether the scheduler may leave thread t now: not
-// inside an atomic section, and (with reduction) t has terminated or
-// stands before a visible step.
+// switchTo returns s with thread t running next (bounded modes), or nil
+// when the bound does not allow it. The copy is shallow: steps never
+// change the state they start from.
+func (c *Checker) switchTo(s *state, t int) *state {
+	n := *s
+	n.cur = t
+	switch {
+	case c.opts.Rounds > 0:
+		// The contexts of the threads in between stay empty; a thread
+		// before the current one runs in the next round.
+		if s.cur >= 0 && t < s.cur {
+			n.used++
+		}
+		if n.used >= c.opts.Rounds {
+			return nil
+		}
+	case c.opts.Switches >= 0:
+		if s.cur >= 0 {
+			n.used++
+		}
+		if n.used > c.opts.Switches {
+			return nil
+		}
+	}
+	return &n
+}
+
+// canSwitch reports whether the scheduler may leave thread t now: it has
+// terminated or is outside an atomic section. (Between moves, a thread
+// may stand before thread-local steps; those commute with every step of
+// the other threads, so switching before them is as good as after.)
 func (c *Checker) canSwitch(s *state, t int) bool {
 	th := &s.threads[t]
-	if !th.alive() {
-		return true
-	}
-	if th.atomic {
-		return false
-	}
-	return c.visible == nil || c.visible[th.top().proc.Index][th.top().pc]
+	return !th.alive() || !th.atomic
 }
 
 // atomicOwner is the thread inside an atomic section, or -1.
@@ -416,20 +532,49 @@ func (c *Checker) atomicOwner(s *state) int {
 	return -1
 }
 
-// runThread lets thread t take one step from s.
-func (c *Checker) runThread(s *state, t int) {
-	th := &s.threads[t]
-	if !th.alive() {
+// runThread lets thread t make its move from s, after a context switch
+// that costs price. With the reduction a move is the thread's
+// thread-local steps up to its next visible step, and that step: only
+// the visible steps affect the other threads, so the search needs no
+// state in between, and a thread's last thread-local steps, which could
+// not matter, are never taken. Without it a move is one step. The
+// thread-local steps are explored breadth first, so that each outcome is
+// reached with the fewest of them.
+func (c *Checker) runThread(s *state, t int, price cost) {
+	if !s.threads[t].alive() {
 		return
 	}
-	top := th.top()
-	node := top.proc.Nodes[top.pc]
-	for _, e := range node.Out {
-		rec := stepRec{kind: recStep, thread: int16(t), edge: int32(e.ID)}
-		c.executing = rec
-		c.step(s, t, e, func(n *state) { c.arrive(s, n, t, rec) })
-		if c.found {
-			return
+	c.failed = false
+	level := []*moveState{{s: s}}
+	var seen map[string]bool
+	for n := int32(1); len(level) > 0; n++ {
+		c.charge = c.curCost.plus(price).plus(cost{stmts: n})
+		c.localNext = nil
+		for _, m := range level {
+			top := m.s.threads[t].top() // thread-local steps do not end a thread
+			c.from = m
+			c.local = c.reduce && !m.s.init && !c.visible[top.proc.Index][top.pc]
+			for _, e := range top.proc.Nodes[top.pc].Out {
+				if c.stopping() {
+					return
+				}
+				rec := stepRec{kind: recStep, thread: int16(t), edge: int32(e.ID)}
+				c.executing = rec
+				c.step(m.s, t, e, func(n *state) { c.arrive(m.s, n, t, rec) })
+				if c.failed {
+					return
+				}
+			}
+		}
+		level = nil
+		for _, m := range c.localNext {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if key := string(m.s.key(nil)); !seen[key] {
+				seen[key] = true
+				level = append(level, m)
+			}
 		}
 	}
 }
@@ -452,17 +597,19 @@ func (c *Checker) arrive(from, n *state, t int, rec stepRec) {
 	}
 	states := c.enforce([]*state{n}, moved)
 	c.checkLabels(states, moved, rec)
-	if c.found {
+	if c.failed {
 		return
 	}
 	for _, s := range states {
 		if s.init {
 			init := &s.threads[0]
 			if !init.alive() || len(init.frames) == 1 && init.top().pc == c.prog.InitStop {
-				for _, r := range c.startThreads(s, rec) {
-					c.record(r, rec)
+				started := rec
+				started.startsThreads = true
+				for _, r := range c.startThreads(s, started) {
+					c.record(r, started)
 				}
-				if c.found {
+				if c.failed {
 					return
 				}
 				continue
@@ -472,12 +619,15 @@ func (c *Checker) arrive(from, n *state, t int, rec stepRec) {
 	}
 }
 
-// record keeps a successor: a new state of the search, or a candidate
-// next state of a replay.
+// record keeps an outcome of the step being executed: a state within the
+// move, an outcome for the sink, or a new state of the search.
 func (c *Checker) record(s *state, rec stepRec) {
-	if c.replay != nil {
-		c.replay.next = append(c.replay.next, s)
-		return
+	switch {
+	case c.local:
+		c.localNext = append(c.localNext, &moveState{s: s, prev: c.from, rec: rec})
+	case c.sink != nil:
+		c.sink(s, rec)
+	default:
+		c.add(s, rec, c.charge)
 	}
-	c.add(s, rec)
 }

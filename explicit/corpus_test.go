@@ -73,7 +73,7 @@ func TestCorpusVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			opts, lo := corpusBounds(c)
-			p, _, err := ir.Load(path, src, lo)
+			p, _, err := ir.Load(context.Background(), path, src, lo)
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}

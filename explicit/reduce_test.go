@@ -21,7 +21,7 @@ var schedules = []struct {
 
 func loadText(t *testing.T, name, src string, opts ir.Options) *ir.Program {
 	t.Helper()
-	p, _, err := ir.Load(name, []byte(src), opts)
+	p, _, err := ir.Load(context.Background(), name, []byte(src), opts)
 	if err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, src)
 	}

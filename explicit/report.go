@@ -18,6 +18,9 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	case Unknown:
 		fmt.Fprintf(w, "%s: unknown: no violation found within %s, but the search was incomplete: %s (%s)\n",
 			file, r.Bounds, strings.Join(r.Limits, "; "), stats)
+		if r.Advice != "" {
+			fmt.Fprintf(w, "%s: to decide it: %s\n", file, r.Advice)
+		}
 	case Unsafe:
 		t := r.Trace
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
@@ -51,11 +54,12 @@ func (t *Trace) Statements() int {
 	return n
 }
 
-// Incomplete reports whether the search stopped at a timeout or at the
-// state limit, so that the verdict says nothing about the bounds.
+// Incomplete reports whether the search stopped at a timeout, the memory
+// limit or the state limit, so that the verdict says nothing about the
+// bounds.
 func (r *Result) Incomplete() bool {
 	for _, l := range r.Limits {
-		if strings.HasPrefix(l, "timeout") || strings.HasPrefix(l, "state limit") {
+		if strings.HasPrefix(l, "timeout") || strings.HasPrefix(l, "state limit") || strings.HasPrefix(l, "memory limit") {
 			return true
 		}
 	}
@@ -74,6 +78,7 @@ type jsonResult struct {
 	Verdict   string     `json:"verdict"`
 	Bounds    string     `json:"bounds"`
 	Limits    []string   `json:"limits,omitempty"`
+	Advice    string     `json:"advice,omitempty"`
 	States    int        `json:"states,omitempty"`
 	Stats     string     `json:"stats"`
 	Seconds   float64    `json:"seconds"`
@@ -92,7 +97,7 @@ type jsonViol struct {
 // WriteJSON prints the result as one JSON object.
 func (r *Result) WriteJSON(w io.Writer, file string) error {
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: r.Verdict.String(), Bounds: r.Bounds,
-		Limits: r.Limits, States: r.States, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, Advice: r.Advice, States: r.States, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {

@@ -120,10 +120,10 @@ func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 		}
 	}
 	for _, v := range split(s, slots) {
-		c.apply(v, t, e, emit)
-		if c.found {
+		if c.failed || c.stopping() {
 			return
 		}
+		c.apply(v, t, e, emit)
 	}
 }
 
@@ -269,7 +269,7 @@ func (c *Checker) assign(v *state, t int, e *ir.Edge, en *env, emit func(*state)
 	post := map[*ir.Var]ir.Value{}
 	var rec func(k int)
 	rec = func(k int) {
-		if c.found {
+		if c.failed || c.stopping() {
 			return
 		}
 		if k == len(enumerated) {

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"bmc/ir"
@@ -34,40 +35,146 @@ type Step struct {
 // state being expanded; v is that state with the values the step read.
 func (c *Checker) fail(v *state, msg string) {
 	e := c.prog.Edges[c.executing.edge]
-	c.found = true
-	c.trace = c.buildTrace(c.cur, c.executing, v, msg, c.prog.File, e.Pos)
+	c.violate(c.executing, v, msg, c.prog.File, e.Pos)
 }
 
 // failAt reports a violation in state s, reached from c.cur by rec.
 func (c *Checker) failAt(s *state, rec stepRec, msg, file string, pos lang.Pos) {
-	c.found = true
-	c.trace = c.buildTrace(c.cur, rec, s, msg, file, pos)
+	c.violate(rec, s, msg, file, pos)
 }
 
-func (c *Checker) buildTrace(last int32, final stepRec, finalState *state, msg, file string, pos lang.Pos) *Trace {
+// violate keeps a violation unless one no more costly is known.
+func (c *Checker) violate(rec stepRec, final *state, msg, file string, pos lang.Pos) {
+	if c.quiet {
+		return
+	}
+	c.failed = true
+	at := cost{}
+	if rec.kind == recStep {
+		at = c.charge
+	}
+	if c.violation != nil && !at.less(c.violation.cost) {
+		return
+	}
+	c.violation = &violation{parent: c.cur, via: c.from, rec: rec, final: final.clone(), cost: at, msg: msg, file: file, pos: pos}
+}
+
+// path is an execution: states[i] is reached from states[i-1] by recs[i];
+// recs[0] is recStart.
+type path struct {
+	states []*state
+	recs   []stepRec
+}
+
+func (p *path) add(s *state, rec stepRec) {
+	p.states = append(p.states, s)
+	p.recs = append(p.recs, rec)
+}
+
+// violationTrace is the trace of the violation found.
+func (c *Checker) violationTrace() builtTrace {
+	v := c.violation
+	return c.buildTrace(c.violationPath(), v.msg, v.file, v.pos)
+}
+
+// violationPath is the execution that reaches the violation found: the
+// path to the state it was found from, step by step, then the violating
+// move.
+func (c *Checker) violationPath() path {
+	v := c.violation
 	var ids []int32
-	for id := last; id >= 0; id = c.parents[id] {
+	parents, recs := c.parents, c.steps
+	if c.replay != nil {
+		parents, recs = c.replay.parents, c.replay.recs
+	}
+	for id := v.parent; id >= 0; id = parents[id] {
 		ids = append(ids, id)
 	}
-	// states[i] is reached from states[i-1] by recs[i], in execution order.
-	var states []*state
-	var recs []stepRec
+	var p path
 	for i := len(ids) - 1; i >= 0; i-- {
-		states = append(states, decode(c.prog, []byte(c.keys[ids[i]])))
-		recs = append(recs, c.steps[ids[i]])
+		id := ids[i]
+		if c.replay != nil {
+			p.add(c.replay.states[id].clone(), recs[id])
+			continue
+		}
+		s := decode(c.prog, []byte(c.keys[id]))
+		if len(p.states) > 0 {
+			c.addMove(&p, recs[id], s)
+			continue
+		}
+		p.add(s, recs[id])
 	}
-	if c.replay != nil {
-		states = append([]*state(nil), c.replay.states...)
-		recs = append([]stepRec(nil), c.replay.recs...)
+	var within []*moveState
+	for m := v.via; m != nil && m.prev != nil; m = m.prev {
+		within = append(within, m)
 	}
-	if len(states) == 0 || final.kind != recStart {
-		states = append(states, finalState)
-		recs = append(recs, final)
+	for i := len(within) - 1; i >= 0; i-- {
+		p.add(within[i].s.clone(), within[i].rec)
 	}
+	if len(p.states) == 0 || v.rec.kind != recStart {
+		p.add(v.final.clone(), v.rec)
+	}
+	return p
+}
+
+// addMove appends to p the steps of the move by which the search reached
+// to from p's last state, whose last step is last. The search keeps no
+// state within a move, so the move is made again to find them.
+func (c *Checker) addMove(p *path, last stepRec, to *state) {
+	from := p.states[len(p.states)-1]
+	t := int(last.thread)
+	if bounded := c.opts.Rounds > 0 || c.opts.Switches >= 0; bounded && !from.init && from.cur != t {
+		from = c.switchTo(from, t)
+	}
+	top := from.threads[t].top()
+	if !c.reduce || from.init || c.visible[top.proc.Index][top.pc] {
+		p.add(to, last) // a move of one step
+		return
+	}
+	want := string(to.key(nil))
+	var found []*moveState // the states within the move, then its end
+	defer c.restoreSink(c.sink, c.quiet)
+	c.quiet = true
+	c.sink = func(s *state, rec stepRec) {
+		if found != nil || rec != last || string(s.key(nil)) != want {
+			return
+		}
+		found = []*moveState{{s: s, rec: rec}}
+		for m := c.from; m.prev != nil; m = m.prev {
+			found = append(found, m)
+		}
+		c.failed = true // the move need not go on
+	}
+	c.runThread(from, t, cost{})
+	if found == nil {
+		panic("explicit: a move of the search cannot be made again")
+	}
+	for i := len(found) - 1; i >= 0; i-- {
+		p.add(found[i].s.clone(), found[i].rec)
+	}
+}
+
+// restoreSink ends making steps again for a trace.
+func (c *Checker) restoreSink(sink func(*state, stepRec), quiet bool) {
+	c.sink, c.quiet = sink, quiet
+}
+
+// builtTrace is a trace with the rounds its schedule needs (-k).
+type builtTrace struct {
+	trace  *Trace
+	rounds int
+}
+
+// buildTrace turns the execution p, which ends in the violation, into a
+// trace. The scheduling lines follow from the threads of the steps
+// shown, so that a trace looks the same whichever engine found it.
+func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace {
+	states, recs := p.states, p.recs
 	start := states[0].clone()
 	c.concretize(states, recs)
+	kept := c.keptSteps(states, recs)
 
-	names := threadNames(finalState)
+	names := threadNames(states[len(states)-1])
 	tr := &Trace{Violation: msg, File: file, Pos: pos}
 	var initial []string
 	for i, g := range c.prog.Globals {
@@ -78,10 +185,40 @@ func (c *Checker) buildTrace(last int32, final stepRec, finalState *state, msg, 
 	if len(initial) > 0 {
 		tr.Steps = append(tr.Steps, Step{Event: "initial values: " + strings.Join(initial, " ")})
 	}
+	sched := schedule{opts: c.opts, last: -1}
 	for i := 1; i < len(states); i++ {
-		c.describe(tr, states[i-1], states[i], recs[i], names)
+		if kept[i] {
+			c.describe(tr, states[i-1], states[i], recs[i], names, &sched)
+		}
 	}
-	return tr
+	tr.Switches = sched.switches
+	return builtTrace{tr, sched.round}
+}
+
+// keptSteps marks the steps a trace shows: all but the thread-local steps
+// (see ir.VisibleNodes) that a thread takes after its last other step,
+// unless one violates. They commute with every later step of the other
+// threads, so leaving them out leaves an execution that reaches the same
+// violation. (The search never takes them; another engine's may.)
+func (c *Checker) keptSteps(states []*state, recs []stepRec) []bool {
+	kept := make([]bool, len(states))
+	runsLater := map[int]bool{}
+	for i := len(states) - 1; i > 0; i-- {
+		if recs[i].kind != recStep {
+			continue
+		}
+		a, t := states[i-1], int(recs[i].thread)
+		if a.init {
+			kept[i] = true
+			continue
+		}
+		top := a.threads[t].top()
+		if i == len(states)-1 || runsLater[t] || c.visible[top.proc.Index][top.pc] {
+			kept[i] = true
+			runsLater[t] = true
+		}
+	}
+	return kept
 }
 
 // concretize replaces, going backwards, every arbitrary value (ir.Unknown)
@@ -91,7 +228,8 @@ func (c *Checker) buildTrace(last int32, final stepRec, finalState *state, msg, 
 func (c *Checker) concretize(states []*state, recs []stepRec) {
 	for i := len(states) - 2; i >= 0; i-- {
 		a, b := states[i], states[i+1]
-		written := c.written(a, b, recs[i+1])
+		c.learnReads(a, b, recs[i+1])
+		written := c.writtenSlots(a, recs[i+1])
 		learn := func(sl slot) {
 			if a.get(sl) == ir.Unknown && b.get(sl) != ir.Unknown && !written[sl] {
 				a.set(sl, b.get(sl))
@@ -117,8 +255,82 @@ func (c *Checker) concretize(states []*state, recs []stepRec) {
 	}
 }
 
-// written returns the variable cells that the move from a to b assigns.
-func (c *Checker) written(a, b *state, rec stepRec) map[slot]bool {
+// maxOpenReads bounds the values learnReads tries at once (it makes the
+// step once for each of their combinations).
+const maxOpenReads = 4
+
+// learnReads sets the arbitrary values of a that the step rec from a to b
+// reads but that b cannot tell (the step overwrites them, as in
+// g := !g, or a return pops them), when exactly one choice of them makes
+// the step end in b: so a trace shows the initial value g=F of g := !g.
+func (c *Checker) learnReads(a, b *state, rec stepRec) {
+	if rec.kind != recStep {
+		return
+	}
+	e, t := c.prog.Edges[rec.edge], int(rec.thread)
+	written := c.writtenSlots(a, rec)
+	var open []slot
+	for _, v := range c.readsOf(e).vars {
+		sl := a.varSlot(v, t)
+		if a.get(sl) == ir.Unknown && (written[sl] || e.Kind == ir.Return && !v.Global) {
+			open = append(open, sl)
+		}
+	}
+	if len(open) == 0 || len(open) > maxOpenReads {
+		return
+	}
+	defer c.restoreSink(c.sink, c.quiet)
+	var fits *state
+	for _, r := range split(a, open) {
+		var outcomes []*state
+		c.quiet, c.local, c.failed = true, false, false
+		c.sink = func(n *state, _ stepRec) { outcomes = append(outcomes, n) }
+		c.step(r, t, e, func(n *state) { c.arrive(r, n, t, rec) })
+		if slices.ContainsFunc(outcomes, func(n *state) bool { return consistent(n, b) }) {
+			if fits != nil {
+				return // the values do not matter
+			}
+			fits = r
+		}
+	}
+	if fits != nil {
+		for _, sl := range open {
+			a.set(sl, fits.get(sl))
+		}
+	}
+}
+
+// consistent reports whether states a and b can be the same: the same
+// control, and no definite value of one differs from the other's.
+func consistent(a, b *state) bool {
+	same := func(x, y []ir.Value) bool {
+		for i := range x {
+			if x[i] != y[i] && x[i] != ir.Unknown && y[i] != ir.Unknown {
+				return false
+			}
+		}
+		return true
+	}
+	if a.init != b.init || len(a.threads) != len(b.threads) || !slices.Equal(a.locks, b.locks) || !same(a.globals, b.globals) {
+		return false
+	}
+	for i := range a.threads {
+		fa, fb := a.threads[i].frames, b.threads[i].frames
+		if len(fa) != len(fb) {
+			return false
+		}
+		for d := range fa {
+			if fa[d].proc != fb[d].proc || fa[d].pc != fb[d].pc || !same(fa[d].locals, fb[d].locals) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writtenSlots returns the variable cells of a that the move rec from a
+// assigns (a return's targets are in the caller's frame, below the top).
+func (c *Checker) writtenSlots(a *state, rec stepRec) map[slot]bool {
 	w := map[slot]bool{}
 	if rec.kind != recStep {
 		return w
@@ -141,8 +353,12 @@ func (c *Checker) written(a, b *state, rec stepRec) map[slot]bool {
 	case ir.Return:
 		if th := &a.threads[t]; len(th.frames) > 1 {
 			for _, x := range c.prog.Edges[th.top().call].Targets {
-				if x != nil {
-					w[b.varSlot(x, t)] = true
+				switch {
+				case x == nil:
+				case x.Global:
+					w[slot{-1, 0, x.Index}] = true
+				default:
+					w[slot{t, len(th.frames) - 2, x.Index}] = true
 				}
 			}
 		}
@@ -179,67 +395,105 @@ func name(names []string, s *state, t int) string {
 	return fmt.Sprintf("thread%d", t)
 }
 
-// describe appends the trace lines for the move from a to b by rec.
-func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string) {
-	switch rec.kind {
-	case recSwitch:
-		t := int(rec.thread)
-		var ev string
-		switch {
-		case c.opts.Rounds > 0 && b.used != a.used:
-			ev = fmt.Sprintf("round %d of %d begins: %s runs", b.used+1, c.opts.Rounds, name(names, b, t))
-		case c.opts.Rounds > 0:
-			ev = fmt.Sprintf("context switch: %s runs (round %d)", name(names, b, t), b.used+1)
-		case a.cur < 0:
-			ev = fmt.Sprintf("%s runs first", name(names, b, t))
-		default:
-			ev = fmt.Sprintf("context switch %d of %d: %s runs", b.used, c.opts.Switches, name(names, b, t))
+// schedule derives a trace's scheduling lines from the threads of its
+// steps: a change of thread is a context switch; under a round bound, a
+// thread whose index is not above the previous one's starts a new round
+// (the contexts in between were empty).
+type schedule struct {
+	opts     Options
+	last     int // the thread of the previous step; -1 before the first
+	switches int
+	round    int // rounds begun (-k)
+}
+
+// next returns the line announcing thread t (named name) before its
+// step, or "" when none is due.
+func (sc *schedule) next(t int, name string) string {
+	if t == sc.last {
+		return ""
+	}
+	first := sc.last < 0
+	newRound := first || t < sc.last
+	sc.last = t
+	if !first {
+		sc.switches++
+	}
+	switch {
+	case sc.opts.Rounds > 0 && newRound:
+		sc.round++
+		return fmt.Sprintf("round %d of %d begins: %s runs", sc.round, sc.opts.Rounds, name)
+	case sc.opts.Rounds > 0:
+		return fmt.Sprintf("context switch: %s runs (round %d)", name, sc.round)
+	case sc.opts.Switches >= 0 && first:
+		return fmt.Sprintf("%s runs first", name)
+	case sc.opts.Switches >= 0:
+		return fmt.Sprintf("context switch %d of %d: %s runs", sc.switches, sc.opts.Switches, name)
+	case first:
+		return ""
+	}
+	return fmt.Sprintf("context switch: %s runs", name)
+}
+
+// describe appends the trace lines for the step rec from a to b.
+func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string, sched *schedule) {
+	t := int(rec.thread)
+	e := c.prog.Edges[rec.edge]
+	who := name(names, a, t)
+	if !a.init {
+		if ev := sched.next(t, who); ev != "" {
+			tr.Steps = append(tr.Steps, Step{Thread: who, Event: ev})
 		}
-		if a.cur >= 0 {
-			tr.Switches++
+	}
+	tr.Steps = append(tr.Steps, Step{
+		Thread: who, File: c.prog.File, Pos: e.Pos, Proc: e.Proc.Name,
+		Stmt: e.Stmt, Changes: c.changes(a, b, t, e, names),
+	})
+	if a.init && !b.init {
+		var started []string
+		for i := range b.threads {
+			started = append(started, name(names, b, i))
 		}
-		tr.Steps = append(tr.Steps, Step{Thread: name(names, b, t), Event: ev})
-		return
-	case recStep:
-		t := int(rec.thread)
-		e := c.prog.Edges[rec.edge]
-		// In unbounded mode a change of running thread is implicit; mark it.
-		if c.opts.Rounds == 0 && c.opts.Switches < 0 && !a.init {
-			if last := lastStep(tr); last != nil && last.Thread != "init" && last.Thread != name(names, a, t) {
-				tr.Switches++
-				tr.Steps = append(tr.Steps, Step{Thread: name(names, a, t), Event: fmt.Sprintf("context switch: %s runs", name(names, a, t))})
-			}
-		}
-		tr.Steps = append(tr.Steps, Step{
-			Thread: name(names, a, t), File: c.prog.File, Pos: e.Pos, Proc: e.Proc.Name,
-			Stmt: e.Stmt, Changes: c.changes(a, b, t, names),
-		})
-		if a.init && !b.init {
-			var started []string
-			for i := range b.threads {
-				started = append(started, name(names, b, i))
-			}
-			tr.Steps = append(tr.Steps, Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
-		}
+		tr.Steps = append(tr.Steps, Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
 	}
 }
 
-// lastStep is the last executed statement of the trace so far, or nil.
-func lastStep(tr *Trace) *Step {
-	for i := len(tr.Steps) - 1; i >= 0; i-- {
-		if tr.Steps[i].Event == "" {
-			return &tr.Steps[i]
+// resultSlots are the cells of b that step e of thread t from a writes as
+// its result: a tryacquire's target, a return's targets in the caller.
+// A trace shows them even when they kept their value.
+func (c *Checker) resultSlots(a, b *state, t int, e *ir.Edge) []slot {
+	if a.init && !b.init || !b.threads[t].alive() {
+		return nil
+	}
+	var targets []*ir.Var
+	switch {
+	case e.Kind == ir.TryAcquire:
+		targets = e.Targets
+	case e.Kind == ir.Return && len(a.threads[t].frames) > 1:
+		targets = c.prog.Edges[a.threads[t].top().call].Targets
+	}
+	var out []slot
+	for _, x := range targets {
+		if x != nil {
+			out = append(out, b.varSlot(x, t))
 		}
 	}
-	return nil
+	return out
 }
 
-// changes lists what a step changed: globals, locks, and the locals of
-// the thread's current frame (and of other threads, for broadcasts).
-func (c *Checker) changes(a, b *state, t int, names []string) []string {
+// changes lists what step e of thread t changed: its results (see
+// resultSlots), globals, locks, and the locals of the thread's current
+// frame (and of other threads, for broadcasts).
+func (c *Checker) changes(a, b *state, t int, e *ir.Edge, names []string) []string {
 	var out []string
+	results := map[slot]bool{}
+	for _, sl := range c.resultSlots(a, b, t, e) {
+		results[sl] = true
+		if v := b.get(sl); v != ir.Unknown {
+			out = append(out, fmt.Sprintf("%s=%s", c.slotName(b, sl), v))
+		}
+	}
 	for i, g := range c.prog.Globals {
-		if a.globals[i] != b.globals[i] {
+		if a.globals[i] != b.globals[i] && !results[slot{-1, 0, i}] {
 			out = append(out, fmt.Sprintf("%s=%s", g.Name, b.globals[i]))
 		}
 	}
@@ -283,10 +537,18 @@ func (c *Checker) changes(a, b *state, t int, names []string) []string {
 		}
 		fa := &ta.frames[top]
 		for j, x := range fb.proc.Locals {
-			if fa.locals[j] != fb.locals[j] {
+			if fa.locals[j] != fb.locals[j] && !results[slot{i, top, j}] {
 				out = append(out, fmt.Sprintf("%s%s=%s", prefix, x.Name, fb.locals[j]))
 			}
 		}
 	}
 	return out
+}
+
+// slotName is the name of the variable in cell sl of s.
+func (c *Checker) slotName(s *state, sl slot) string {
+	if sl.thread < 0 {
+		return c.prog.Globals[sl.index].Name
+	}
+	return s.threads[sl.thread].frames[sl.frame].proc.Locals[sl.index].Name
 }

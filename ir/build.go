@@ -1,11 +1,13 @@
 package ir
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"bmc/internal/halt"
 	"bmc/lang"
 )
 
@@ -67,8 +69,10 @@ type builder struct {
 }
 
 // Build lowers a checked program. Errors concern the options (unknown
-// thread or label) and are meant as usage errors.
-func Build(info *lang.Info, opts Options) (*Program, error) {
+// thread or label) and are meant as usage errors; when ctx ends first,
+// the error is its cause.
+func Build(ctx context.Context, info *lang.Info, opts Options) (prog *Program, err error) {
+	defer halt.Recover(&err)
 	b := &builder{
 		info:     info,
 		prog:     &Program{File: info.File.Name, Dialect: info.Dialect, InitStop: -1},
@@ -101,6 +105,7 @@ func Build(info *lang.Info, opts Options) (*Program, error) {
 		b.prog.Procs = append(b.prog.Procs, p)
 	}
 	for _, o := range info.Funcs {
+		halt.Point(ctx)
 		b.lowerProc(o.Func)
 	}
 	if err := b.markTargets(opts.Target); err != nil {

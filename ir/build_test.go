@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 func mustLoad(t *testing.T, src string, opts Options) *Program {
 	t.Helper()
-	p, _, err := Load("t.bpl", []byte(src), opts)
+	p, _, err := Load(context.Background(), "t.bpl", []byte(src), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestOptions(t *testing.T) {
 			}
 			opts.Threads = tc
 		}
-		p, _, err := Load("t.bpl", []byte(src), opts)
+		p, _, err := Load(context.Background(), "t.bpl", []byte(src), opts)
 		var got string
 		if err != nil {
 			got = err.Error()

@@ -18,7 +18,7 @@ import (
 // `return`, `dead`, `*`, `schoose`, `T`/`F`, `enforce`; concurrent
 // programs add `lock`, `thread`, acquire/release/tryacquire,
 // atomic_begin/atomic_end, start_thread, end_thread and `x$`.
-// Loading the text with Load(name, text, Options{}) gives a program with
+// Loading the text with Load (default Options) gives a program with
 // the same behaviour (the same verdicts under every bound; a step may be
 // split into a few, see below). Nothing is written when an error is
 // returned; an error names the construct that has no faithful text.

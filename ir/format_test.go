@@ -33,7 +33,7 @@ func format(t *testing.T, p *ir.Program) string {
 // reload parses printed text back with the default options.
 func reload(t *testing.T, name, text string) *ir.Program {
 	t.Helper()
-	q, _, err := ir.Load(name, []byte(text), ir.Options{})
+	q, _, err := ir.Load(context.Background(), name, []byte(text), ir.Options{})
 	if err != nil {
 		t.Fatalf("printed program does not load: %v\n%s", err, excerpt(text))
 	}
@@ -131,7 +131,7 @@ func TestFormatCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, _, err := ir.Load(path, src, ir.Options{Target: targets[filepath.Clean(path)]})
+		p, _, err := ir.Load(context.Background(), path, src, ir.Options{Target: targets[filepath.Clean(path)]})
 		if err != nil {
 			continue // bad-input cases of the corpus
 		}
@@ -144,7 +144,7 @@ func TestFormatCorpus(t *testing.T) {
 		}
 		printed++
 		text := buf.String()
-		q, _, err := ir.Load(path+".printed", buf.Bytes(), ir.Options{})
+		q, _, err := ir.Load(context.Background(), path+".printed", buf.Bytes(), ir.Options{})
 		if err != nil {
 			t.Errorf("%s: printed program does not load: %v\n%s", path, err, excerpt(text))
 			continue
@@ -218,7 +218,7 @@ func TestFormatExampleBounds(t *testing.T) {
 			if !usable {
 				continue
 			}
-			p, _, err := ir.Load(path, src, lo)
+			p, _, err := ir.Load(context.Background(), path, src, lo)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -326,7 +326,7 @@ func TestFormatSemantics(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			p, _, err := ir.Load("t.bpl", []byte(c.src), lo)
+			p, _, err := ir.Load(context.Background(), "t.bpl", []byte(c.src), lo)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -347,7 +347,7 @@ func TestFormatSemantics(t *testing.T) {
 			}
 			if c.target != "" {
 				// The custom label still works with --target.
-				r, _, err := ir.Load("t.bpl", []byte(text), ir.Options{Target: c.target})
+				r, _, err := ir.Load(context.Background(), "t.bpl", []byte(text), ir.Options{Target: c.target})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -379,7 +379,7 @@ func TestFormatRandom(t *testing.T) {
 		compared := 0
 		for seed := int64(1); seed <= int64(seeds); seed++ {
 			src := progen.Generate(seed, cfg)
-			p, _, err := ir.Load("gen.bpl", []byte(src), ir.Options{})
+			p, _, err := ir.Load(context.Background(), "gen.bpl", []byte(src), ir.Options{})
 			if err != nil {
 				t.Fatalf("seed %d: generated program does not load: %v", seed, err)
 			}
@@ -492,7 +492,7 @@ func TestFormatPerturbed(t *testing.T) {
 		}
 		compared, rejected := 0, 0
 		for seed := int64(1); seed <= int64(seeds); seed++ {
-			p, _, err := ir.Load("gen.bpl", []byte(progen.Generate(seed, cfg)), ir.Options{})
+			p, _, err := ir.Load(context.Background(), "gen.bpl", []byte(progen.Generate(seed, cfg)), ir.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

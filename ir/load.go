@@ -1,6 +1,10 @@
 package ir
 
-import "bmc/lang"
+import (
+	"context"
+
+	"bmc/lang"
+)
 
 // SourceError is a problem in the program text: parse or check errors,
 // each as file:line:col: message.
@@ -9,17 +13,22 @@ type SourceError struct{ List lang.ErrorList }
 func (e *SourceError) Error() string { return e.List.Error() }
 
 // Load parses, checks and lowers a program. Errors in the text come back
-// as *SourceError; other errors concern opts. Warnings are returned even
-// when the program is accepted.
-func Load(filename string, src []byte, opts Options) (*Program, lang.ErrorList, error) {
-	f, err := lang.ParseFile(filename, src)
-	if err != nil {
-		return nil, nil, &SourceError{err.(lang.ErrorList)}
+// as *SourceError; when ctx ends first, the error is its cause; other
+// errors concern opts. Warnings are returned even when the program is
+// accepted.
+func Load(ctx context.Context, filename string, src []byte, opts Options) (*Program, lang.ErrorList, error) {
+	f, err := lang.ParseFile(ctx, filename, src)
+	if list, ok := err.(lang.ErrorList); ok {
+		return nil, nil, &SourceError{list}
+	} else if err != nil {
+		return nil, nil, err
 	}
-	info, err := lang.Check(f)
-	if err != nil {
-		return nil, info.Warnings, &SourceError{err.(lang.ErrorList)}
+	info, err := lang.Check(ctx, f)
+	if list, ok := err.(lang.ErrorList); ok {
+		return nil, info.Warnings, &SourceError{list}
+	} else if err != nil {
+		return nil, nil, err
 	}
-	p, err := Build(info, opts)
+	p, err := Build(ctx, info, opts)
 	return p, info.Warnings, err
 }

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,11 +16,11 @@ func BenchmarkFrontEnd(b *testing.B) {
 	}
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {
-		f, err := ParseFile(path, src)
+		f, err := ParseFile(context.Background(), path, src)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Check(f); err != nil {
+		if _, err := Check(context.Background(), f); err != nil {
 			b.Fatal(err)
 		}
 	}

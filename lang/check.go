@@ -1,8 +1,11 @@
 package lang
 
 import (
+	"context"
 	"regexp"
 	"strings"
+
+	"bmc/internal/halt"
 )
 
 // ObjKind says what a name denotes.
@@ -103,7 +106,9 @@ type exprCtx struct {
 
 // Check resolves names and checks a parsed program. Errors are collected
 // and returned as an ErrorList; Info is complete when the error is nil.
-func Check(f *File) (*Info, error) {
+// When ctx ends first, the error is its cause.
+func Check(ctx context.Context, f *File) (info *Info, err error) {
+	defer halt.Recover(&err)
 	c := &checker{file: f.Name, global: map[string]*Object{}}
 	c.info = &Info{
 		File:       f,
@@ -117,6 +122,7 @@ func Check(f *File) (*Info, error) {
 	}
 	c.collect(f)
 	for _, o := range c.info.Funcs {
+		halt.Point(ctx)
 		c.checkFunc(o.Func)
 	}
 	c.threads(f)
@@ -278,7 +284,12 @@ func (c *checker) stmt(s Stmt) {
 		c.expr(s.Cond, valueCtx)
 	case *ReturnStmt:
 		if n := len(s.Values); n > 0 && n != c.fn.Returns {
-			c.error(s.Pos, "function %s returns %d value(s), return gives %d", c.fn.Name.Name, c.fn.Returns, n)
+			// At the first value too many, or at the values when some are missing.
+			at := s.Values[0].Position()
+			if n > c.fn.Returns {
+				at = s.Values[c.fn.Returns].Position()
+			}
+			c.error(at, "function %s returns %d value(s), return gives %d", c.fn.Name.Name, c.fn.Returns, n)
 		}
 		for _, v := range s.Values {
 			c.expr(v, valueCtx)
@@ -364,8 +375,15 @@ func (c *checker) targets(ids []*Ident, allowPassive bool) {
 
 func (c *checker) assign(s *AssignStmt) {
 	c.targets(s.Targets, true)
-	if len(s.Targets) != len(s.Values) {
-		c.error(s.Pos, "assignment has %d target(s) but %d value(s)", len(s.Targets), len(s.Values))
+	if nt, nv := len(s.Targets), len(s.Values); nt != nv {
+		// At the first target or value that has no partner.
+		var at Pos
+		if nt > nv {
+			at = s.Targets[nv].Pos
+		} else {
+			at = s.Values[nt].Position()
+		}
+		c.error(at, "assignment has %d target(s) but %d value(s)", nt, nv)
 	}
 	ctx := exprCtx{nondet: true, passive: true, what: "assignment"}
 	for _, v := range s.Values {
@@ -417,7 +435,7 @@ func (c *checker) call(s *CallStmt) {
 		return
 	}
 	if len(s.Targets) != fn.Returns {
-		c.error(s.Pos, "function %s returns %d value(s), assignment expects %d", name, fn.Returns, len(s.Targets))
+		c.error(s.Callee.Pos, "function %s returns %d value(s), assignment expects %d", name, fn.Returns, len(s.Targets))
 	}
 	c.targets(s.Targets, false)
 }
@@ -426,7 +444,7 @@ func (c *checker) builtin(s *CallStmt, b Builtin) {
 	name := s.Callee.Name
 	if b == Print {
 		if len(s.Targets) > 0 {
-			c.error(s.Pos, "print returns no value")
+			c.error(s.Callee.Pos, "print returns no value")
 		}
 		for _, a := range s.Args {
 			c.expr(a, valueCtx)
@@ -454,12 +472,12 @@ func (c *checker) builtin(s *CallStmt, b Builtin) {
 	}
 	if b == TryAcquire {
 		if len(s.Targets) != 1 {
-			c.error(s.Pos, "tryacquire returns one value, assignment expects %d", len(s.Targets))
+			c.error(s.Callee.Pos, "tryacquire returns one value, assignment expects %d", len(s.Targets))
 			return
 		}
 		c.targets(s.Targets, false)
 	} else if len(s.Targets) > 0 {
-		c.error(s.Pos, "%s returns no value", name)
+		c.error(s.Callee.Pos, "%s returns no value", name)
 	}
 }
 

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 func checkProg(t *testing.T, src string) *Info {
 	t.Helper()
 	f := parseProg(t, src)
-	info, err := Check(f)
+	info, err := Check(context.Background(), f)
 	if err != nil {
 		t.Fatalf("Check: %v\n%s", err, src)
 	}
@@ -105,7 +106,7 @@ func TestCheckThreadErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Check(parseProg(t, tc.src))
+			_, err := Check(context.Background(), parseProg(t, tc.src))
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}
@@ -367,10 +368,12 @@ func TestCheckErrors(t *testing.T) {
 		{"undefined function", "g();", "3: undefined function g"},
 		{"too many arguments", "v(T);", "3: function v takes 0 argument(s), call gives 1"},
 		{"too few arguments", "x, y := f();", "11: function f takes 1 argument(s), call gives 0"},
-		{"targets vs values", "x, y := T, F, T;", "3: assignment has 2 target(s) but 3 value(s)"},
-		{"targets vs returns", "x := f(T);", "3: function f returns 2 value(s), assignment expects 1"},
-		{"targets of a void call", "x := v();", "3: function v returns 0 value(s), assignment expects 1"},
-		{"return in void", "return T;", "3: function main returns 0 value(s), return gives 1"},
+		{"more values than targets", "x, y := T, F, T;", "17: assignment has 2 target(s) but 3 value(s)"},
+		{"more targets than values", "x, y, l := T, F;", "9: assignment has 3 target(s) but 2 value(s)"},
+		{"fewer targets than returns", "x := f(T);", "8: function f returns 2 value(s), assignment expects 1"},
+		{"more targets than returns", "x, y, l := f(T);", "14: function f returns 2 value(s), assignment expects 3"},
+		{"targets of a void call", "x := v();", "8: function v returns 0 value(s), assignment expects 1"},
+		{"return in void", "return T;", "10: function main returns 0 value(s), return gives 1"},
 		{"label not defined", "goto L;", "8: label L not defined in function main"},
 		{"ambiguous jump", "L: skip; L: skip; goto L;", "26: label L is defined more than once in function main, so the jump is ambiguous"},
 		{"ambiguous fork", "L: skip; L: skip; start_thread goto L;", "39: label L is defined more than once in function main, so the jump is ambiguous"},
@@ -389,9 +392,9 @@ func TestCheckErrors(t *testing.T) {
 		{"acquire of a constant", "acquire(T);", "11: acquire of a non-lock: the argument must be a lock name"},
 		{"undeclared lock", "release(n);", "11: undeclared lock n"},
 		{"tryacquire without target", "tryacquire(m);", "3: tryacquire returns one value, assignment expects 0"},
-		{"tryacquire two targets", "x, y := tryacquire(m);", "3: tryacquire returns one value, assignment expects 2"},
-		{"acquire with target", "x := acquire(m);", "3: acquire returns no value"},
-		{"print with target", "x := print(x);", "3: print returns no value"},
+		{"tryacquire two targets", "x, y := tryacquire(m);", "11: tryacquire returns one value, assignment expects 2"},
+		{"acquire with target", "x := acquire(m);", "8: acquire returns no value"},
+		{"print with target", "x := print(x);", "8: print returns no value"},
 		{"lock as value", "x := m;", "8: lock m used as a value"},
 		{"lock in condition", "assume(m | x);", "10: lock m used as a value"},
 		{"lock as argument", "x, y := f(m);", "13: lock m used as a value"},
@@ -409,7 +412,7 @@ func TestCheckErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := head + tc.body + "\nend\n"
 			want := line + tc.want
-			_, err := Check(parseProg(t, src))
+			_, err := Check(context.Background(), parseProg(t, src))
 			if err == nil {
 				t.Fatalf("no error, want %q", want)
 			}
@@ -434,10 +437,12 @@ func TestCheckGlobalErrors(t *testing.T) {
 		{"global initialiser not constant", "decl x, y := !x;\nvoid main() begin skip; end\n", "p.bpl:1:14: initializer of y must be a constant (T, F, 0, 1 or *)"},
 		{"local initialiser not constant", "void main() begin decl b, a := b; skip; end\n", "p.bpl:1:32: initializer of a must be a constant (T, F, 0, 1 or *)"},
 		{"lock used in enforce", "lock m;\nvoid main() begin enforce m; skip; end\n", "p.bpl:2:27: lock m used as a value"},
+		{"return with too few values", "bool<2> f() begin return T; end\nvoid main() begin skip; end\n", "p.bpl:1:26: function f returns 2 value(s), return gives 1"},
+		{"return with too many values", "bool f() begin return T, F; end\nvoid main() begin skip; end\n", "p.bpl:1:26: function f returns 1 value(s), return gives 2"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Check(parseProg(t, tc.src))
+			_, err := Check(context.Background(), parseProg(t, tc.src))
 			if err == nil {
 				t.Fatalf("no error, want %q", tc.want)
 			}

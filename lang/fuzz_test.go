@@ -6,6 +6,7 @@ package lang_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"io/fs"
@@ -84,7 +85,7 @@ func FuzzFrontEnd(f *testing.F) {
 // survive Format unchanged.
 func checkFrontEnd(t *testing.T, src []byte) {
 	const name = "fuzz.bpl"
-	file, err := lang.ParseFile(name, src)
+	file, err := lang.ParseFile(context.Background(), name, src)
 	if file == nil {
 		t.Fatalf("ParseFile returned a nil File (err %v)", err)
 	}
@@ -92,7 +93,7 @@ func checkFrontEnd(t *testing.T, src []byte) {
 		checkDiagnostics(t, "ParseFile", name, src, err)
 		return
 	}
-	info, err := lang.Check(file)
+	info, err := lang.Check(context.Background(), file)
 	if info == nil {
 		t.Fatalf("Check returned nil Info (err %v)", err)
 	}
@@ -103,14 +104,14 @@ func checkFrontEnd(t *testing.T, src []byte) {
 	checkDiagnostics(t, "Check warnings", name, src, info.Warnings)
 
 	// Lowering must not panic; its errors concern options only.
-	_, _ = ir.Build(info, ir.Options{})
+	_, _ = ir.Build(context.Background(), info, ir.Options{})
 
 	out := lang.Format(file)
-	file2, err := lang.ParseFile(name, out)
+	file2, err := lang.ParseFile(context.Background(), name, out)
 	if err != nil {
 		t.Fatalf("formatted program does not parse: %v\n--- input:\n%s\n--- formatted:\n%s", err, src, out)
 	}
-	if _, err := lang.Check(file2); err != nil {
+	if _, err := lang.Check(context.Background(), file2); err != nil {
 		t.Fatalf("formatted program does not check: %v\n--- input:\n%s\n--- formatted:\n%s", err, src, out)
 	}
 	if d := lang.DiffAST(file, file2); d != "" {

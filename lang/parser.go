@@ -1,6 +1,11 @@
 package lang
 
-import "strconv"
+import (
+	"context"
+	"strconv"
+
+	"bmc/internal/halt"
+)
 
 // maxNesting bounds expression and statement nesting so that hostile input
 // is reported instead of exhausting the stack.
@@ -19,22 +24,26 @@ type parser struct {
 	cur     token
 	ahead   []token // tokens already scanned past cur
 	nesting int
+	inBody  bool // parsing a function body, whose end may be missing
+	ctx     context.Context
 }
 
-// ParseFile parses src. It always returns a File (possibly partial); the
-// error, when non-nil, is an ErrorList with every diagnostic found.
-func ParseFile(filename string, src []byte) (*File, error) {
-	p := &parser{file: filename}
+// ParseFile parses src. It returns a File (possibly partial) and, when
+// non-nil, an ErrorList with every diagnostic found; when ctx ends first
+// (a large file takes seconds), no File and ctx's cause.
+func ParseFile(ctx context.Context, filename string, src []byte) (f *File, err error) {
+	p := &parser{file: filename, ctx: ctx}
 	p.sc.Init(filename, src, &p.errs)
+	defer halt.Recover(&err)
 	p.next()
-	f := p.parseFile()
+	f = p.parseFile()
 	p.errs.Sort()
 	return f, p.errs.Err()
 }
 
 // ParseExpr parses a single expression (used by tests and tools).
 func ParseExpr(src string) (Expr, error) {
-	p := &parser{file: ""}
+	p := &parser{file: "", ctx: context.Background()}
 	p.sc.Init("", []byte(src), &p.errs)
 	p.next()
 	e := p.parseExpr()
@@ -86,7 +95,12 @@ func (p *parser) describe(t token) string {
 }
 
 func (p *parser) errorExpected(what string) {
-	p.error(p.cur.pos, "expected %s, found %s", what, p.describe(p.cur))
+	found := p.describe(p.cur)
+	if p.cur.tok == IDENT && p.atTopLevel() {
+		// thread or lock: keywords at the start of a top-level declaration.
+		found = "keyword " + p.cur.lit
+	}
+	p.error(p.cur.pos, "expected %s, found %s", what, found)
 }
 
 // expect consumes a token of kind tok or reports an error.
@@ -115,6 +129,7 @@ func (p *parser) tooMany() bool { return len(p.errs) >= maxErrors }
 func (p *parser) parseFile() *File {
 	f := &File{Name: p.file}
 	for p.cur.tok != EOF && !p.tooMany() {
+		halt.Point(p.ctx)
 		switch {
 		case p.cur.tok == DECL:
 			f.Decls = append(f.Decls, p.parseVarDecl())
@@ -143,6 +158,57 @@ func (p *parser) parseFile() *File {
 // used for words that are keywords only in one place (thread, lock).
 func (p *parser) isContextual(word string) bool {
 	return p.cur.tok == IDENT && p.cur.lit == word
+}
+
+// maxDeclLookahead bounds the tokens atTopLevel reads past a run of
+// declarations, so that a long run costs linear time, not quadratic.
+const maxDeclLookahead = 1000
+
+// atTopLevel reports whether the current token can only start a top-level
+// declaration: void or bool, which no statement contains; thread before
+// void or bool; or a run of decl and lock declarations followed by one of
+// these (a local decl is never followed by a function). Inside a function
+// body it means that the body's end is missing.
+func (p *parser) atTopLevel() bool {
+	k := 0
+	at := func(i int) token {
+		if i == 0 {
+			return p.cur
+		}
+		return p.peek(i)
+	}
+	for k < maxDeclLookahead {
+		t := at(k)
+		switch {
+		case t.tok == VOID || t.tok == BOOL:
+			return true
+		case t.tok == IDENT && t.lit == "thread":
+			next := at(k + 1).tok
+			return next == VOID || next == BOOL
+		case t.tok == DECL || t.tok == IDENT && t.lit == "lock" && at(k+1).tok == IDENT:
+			// Skip the declaration: names, initial values, commas, ';'.
+			k++
+			for k < maxDeclLookahead && declToken(at(k).tok) {
+				k++
+			}
+			if at(k).tok == SEMI {
+				k++
+			}
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// declToken reports whether t can occur between decl or lock and the ';'
+// that ends the declaration.
+func declToken(t Token) bool {
+	switch t {
+	case IDENT, COMMA, ASSIGN, TRUE, FALSE, NUMBER, STAR:
+		return true
+	}
+	return false
 }
 
 // syncTop skips to the next token that can start a declaration.
@@ -239,11 +305,15 @@ func (p *parser) parseFunc(thread bool) *FuncDecl {
 		return nil
 	}
 	p.next()
+	p.inBody = true
 	fn.Body = p.parseBody(fn)
+	p.inBody = false
 	fn.End = p.cur.pos
 	if p.cur.tok != END {
 		p.errorExpected("end")
-		p.syncTop()
+		if !p.atTopLevel() {
+			p.syncTop()
+		}
 		return fn
 	}
 	p.next()
@@ -255,7 +325,7 @@ func (p *parser) parseFunc(thread bool) *FuncDecl {
 // (they are function-scoped anyway) and kept with the other locals.
 func (p *parser) parseBody(fn *FuncDecl) []Stmt {
 	var body []Stmt
-	for !p.tooMany() {
+	for !p.tooMany() && !p.atTopLevel() {
 		switch p.cur.tok {
 		case DECL:
 			fn.Locals = append(fn.Locals, p.parseVarDecl())
@@ -300,7 +370,7 @@ func isBlockEnd(t Token) bool {
 // parseStmtList parses statements up to a block-ending keyword.
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
-	for !isBlockEnd(p.cur.tok) && !p.tooMany() {
+	for !isBlockEnd(p.cur.tok) && !p.atTopLevel() && !p.tooMany() {
 		if p.cur.tok == DECL {
 			p.error(p.cur.pos, "local declarations must be at the top level of the function body")
 			p.parseVarDecl()
@@ -313,12 +383,15 @@ func (p *parser) parseStmtList() []Stmt {
 	return list
 }
 
-// expectSemi consumes ';', which may be left out before a block end.
+// expectSemi consumes ';', which may be left out before a block end. In
+// a function body, a declaration that can only be top-level ends the body
+// (its end is missing, which the body reports), so ';' may be left out
+// there too.
 func (p *parser) expectSemi() {
 	if p.got(SEMI) {
 		return
 	}
-	if isBlockEnd(p.cur.tok) {
+	if isBlockEnd(p.cur.tok) || p.inBody && p.atTopLevel() {
 		return
 	}
 	p.error(p.cur.pos, "expected ';', found %s", p.describe(p.cur))
@@ -326,9 +399,10 @@ func (p *parser) expectSemi() {
 }
 
 // syncStmt skips to just after the next ';' or to a token that starts or
-// ends a block, so that parsing resumes at a statement boundary.
+// ends a block or starts a top-level declaration, so that parsing resumes
+// at a statement boundary.
 func (p *parser) syncStmt() {
-	for {
+	for !p.atTopLevel() {
 		switch p.cur.tok {
 		case EOF, END, FI, ELSE, ELSIF, OD, IF, WHILE, DECL:
 			return
@@ -351,9 +425,9 @@ func (p *parser) parseStmt() Stmt {
 		p.next()
 		p.next()
 	}
-	if len(labels) > 0 && (isBlockEnd(p.cur.tok) || p.cur.tok == DECL || p.cur.tok == SEMI) {
+	if len(labels) > 0 && (isBlockEnd(p.cur.tok) || p.cur.tok == DECL || p.cur.tok == SEMI || p.atTopLevel()) {
 		// A label on an empty statement (`L: ;`, or right before
-		// `end`/`fi`/`od`) labels a skip.
+		// `end`/`fi`/`od` or a missing end) labels a skip.
 		p.got(SEMI)
 		s := &SkipStmt{StmtBase{Pos: labels[0].Pos}}
 		s.setLabels(labels)
@@ -683,7 +757,7 @@ func (p *parser) parsePrimary() Expr {
 		return c
 	}
 	p.errorExpected("expression")
-	if p.cur.tok != EOF && p.cur.tok != SEMI && !isBlockEnd(p.cur.tok) {
+	if p.cur.tok != EOF && p.cur.tok != SEMI && !isBlockEnd(p.cur.tok) && !p.atTopLevel() {
 		p.next()
 	}
 	return &Const{Pos: pos}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -151,7 +152,7 @@ func TestExprErrors(t *testing.T) {
 // parseProg parses src, failing the test on any error.
 func parseProg(t *testing.T, src string) *File {
 	t.Helper()
-	f, err := ParseFile("p.bpl", []byte(src))
+	f, err := ParseFile(context.Background(), "p.bpl", []byte(src))
 	if err != nil {
 		t.Fatalf("ParseFile: %v\n%s", err, src)
 	}
@@ -320,7 +321,7 @@ func TestParseStatements(t *testing.T) {
 func checkRoundTrip(t *testing.T, f *File) {
 	t.Helper()
 	out := Format(f)
-	f2, err := ParseFile("fmt.bpl", out)
+	f2, err := ParseFile(context.Background(), "fmt.bpl", out)
 	if err != nil {
 		t.Fatalf("formatted program does not parse: %v\n%s", err, out)
 	}
@@ -431,10 +432,23 @@ func TestParseErrors(t *testing.T) {
 		{"unclosed parenthesis", "void main() begin assume((a); end", "p.bpl:1:29: expected ')', found ';'"},
 		{"schoose without bracket", "void main() begin x := schoose(a, b); end", "p.bpl:1:31: expected '[', found '('"},
 		{"missing ; after decl", "decl x\nvoid main() begin end", "p.bpl:2:1: expected ';', found keyword void"},
+		// A missing end shows where the next top-level declaration starts.
+		{"missing end before thread void", "decl x;\nthread void p()\nbegin\n  x := T;\nthread void c() begin skip; end", "p.bpl:5:1: expected end, found keyword thread"},
+		{"missing end before thread bool", "void main() begin skip;\nthread bool c() begin skip; end", "p.bpl:2:1: expected end, found keyword thread"},
+		{"missing end before void", "void main() begin skip;\nvoid f() begin skip; end", "p.bpl:2:1: expected end, found keyword void"},
+		{"missing end before bool", "void main() begin skip;\nbool f() begin return T; end", "p.bpl:2:1: expected end, found keyword bool"},
+		{"missing end before bool<2>", "void main() begin skip;\nbool<2> f() begin return T, F; end", "p.bpl:2:1: expected end, found keyword bool"},
+		{"missing end before decl and void", "void main() begin skip;\ndecl g;\nvoid f() begin skip; end", "p.bpl:2:1: expected end, found keyword decl"},
+		{"missing end before decls and locks", "void main() begin decl l; skip;\ndecl g := T, h;\nlock m, n;\nthread void f() begin skip; end", "p.bpl:2:1: expected end, found keyword decl"},
+		{"missing end before lock and void", "void main() begin skip;\nlock m;\nvoid f() begin skip; end", "p.bpl:2:1: expected end, found keyword lock"},
+		{"missing end and ; before void", "void main() begin skip\nvoid f() begin skip; end", "p.bpl:2:1: expected end, found keyword void"},
+		{"missing end after a label", "void main() begin L:\nvoid f() begin skip; end", "p.bpl:2:1: expected end, found keyword void"},
+		{"missing fi and end before void", "void main() begin if T then skip;\nvoid f() begin skip; end", "p.bpl:2:1: expected fi, found keyword void"},
+		{"missing expression before void", "void main() begin x :=\nvoid f() begin skip; end", "p.bpl:2:1: expected expression, found keyword void"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := ParseFile("p.bpl", []byte(tc.src))
+			f, err := ParseFile(context.Background(), "p.bpl", []byte(tc.src))
 			if f == nil {
 				t.Fatal("ParseFile returned a nil File")
 			}
@@ -449,9 +463,61 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseMissingEndRecovery checks that after a missing end the parser
+// goes on with the next declaration: its errors are found, and its
+// statements are its own.
+func TestParseMissingEndRecovery(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string // every error
+		funcs     string   // the functions parsed, with their statement counts
+	}{
+		{"thread functions",
+			"decl x;\nthread void p()\nbegin\n  x := T;\nthread void c()\nbegin\n  x := F\n  x := T;\nend\n",
+			[]string{"p.bpl:5:1: expected end, found keyword thread", "p.bpl:8:3: expected ';', found identifier x"},
+			"p:1 c:1"},
+		{"a local decl stays local",
+			"void main()\nbegin\n  skip;\n  decl l;\n  skip;\nvoid f() begin decl a skip; end\n",
+			[]string{"p.bpl:6:1: expected end, found keyword void", "p.bpl:6:23: expected ';', found keyword skip"},
+			"main:2 f:0"},
+		{"globals between the functions",
+			"void main() begin skip;\ndecl g;\nlock m;\nvoid f() begin g := ; end\n",
+			[]string{"p.bpl:2:1: expected end, found keyword decl", "p.bpl:4:21: expected expression, found ';'"},
+			"main:1 f:1"},
+		{"a lock inside a body is not a missing end",
+			"lock m;\nvoid main()\nbegin\n  lock n;\n  skip;\nend\n",
+			[]string{"p.bpl:4:3: locks must be declared at top level, outside functions"},
+			"main:1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := ParseFile(context.Background(), "p.bpl", []byte(tc.src))
+			if err == nil {
+				t.Fatalf("no error, want %q", tc.want)
+			}
+			var got []string
+			for _, e := range err.(ErrorList) {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("errors:\n got  %q\n want %q", got, tc.want)
+			}
+			var funcs []string
+			for _, d := range f.Decls {
+				if fn, ok := d.(*FuncDecl); ok {
+					funcs = append(funcs, fmt.Sprintf("%s:%d", fn.Name.Name, len(fn.Body)))
+				}
+			}
+			if strings.Join(funcs, " ") != tc.funcs {
+				t.Errorf("functions parsed: %s, want %s", strings.Join(funcs, " "), tc.funcs)
+			}
+		})
+	}
+}
+
 func TestParseErrorLimit(t *testing.T) {
 	src := strings.Repeat("% ", 1000) + "\nvoid main() begin " + strings.Repeat("x := ; ", 1000) + "end"
-	_, err := ParseFile("p.bpl", []byte(src))
+	_, err := ParseFile(context.Background(), "p.bpl", []byte(src))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -472,7 +538,7 @@ func TestParseDeepNesting(t *testing.T) {
 		{"whiles", "void main() begin " + strings.Repeat("while a do ", 100000) + strings.Repeat("od ", 100000) + "end"},
 	}
 	for _, tc := range deep {
-		_, err := ParseFile("p.bpl", []byte(tc.src))
+		_, err := ParseFile(context.Background(), "p.bpl", []byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), "nested too deeply") {
 			t.Errorf("%s: error %v, want 'nested too deeply'", tc.name, err)
 		}
@@ -491,7 +557,7 @@ func TestParseDeepNesting(t *testing.T) {
 // front of it vanishes, so `SLIC_ERROR: ;` is silently not an error label
 // and `L: ; goto L;` reports a missing label.
 func TestParseLabelOnEmptyStatement(t *testing.T) {
-	f, err := ParseFile("p.bpl", []byte("void main() begin L: ; goto L; end"))
+	f, err := ParseFile(context.Background(), "p.bpl", []byte("void main() begin L: ; goto L; end"))
 	if err != nil {
 		return // rejecting `L: ;` would also be fine
 	}

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,22 +29,22 @@ func TestRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := ParseFile(path, src)
+		f, err := ParseFile(context.Background(), path, src)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
 		}
-		if _, err := Check(f); err != nil {
+		if _, err := Check(context.Background(), f); err != nil {
 			t.Errorf("%v", err)
 			continue
 		}
 		out := Format(f)
-		g, err := ParseFile(path, out)
+		g, err := ParseFile(context.Background(), path, out)
 		if err != nil {
 			t.Errorf("%s: formatted output does not parse: %v", path, err)
 			continue
 		}
-		if _, err := Check(g); err != nil {
+		if _, err := Check(context.Background(), g); err != nil {
 			t.Errorf("%s: formatted output does not check: %v", path, err)
 			continue
 		}

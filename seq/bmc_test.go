@@ -21,7 +21,7 @@ func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*explicit.Result,
 	eo := explicit.DefaultOptions()
 	eo.Depth = depth
 	return engine.CheckProgram(context.Background(), sp.Seq, s, engine.ProgramOptions{
-		Depth: depth + 1, MaxSteps: steps,
+		Depth: depth, MainFrame: true, MaxSteps: steps,
 		Replay: func(st []explicit.ReplayStep) (*explicit.Trace, error) {
 			cs, err := sp.Interleave(st)
 			if err != nil {
@@ -49,7 +49,7 @@ func TestBMCOnSequentializations(t *testing.T) {
 		cfg := progen.DefaultConfig()
 		cfg.Stmts, cfg.WithHelper = 4, false
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestBMCOnSequentializations(t *testing.T) {
 				continue
 			}
 			for _, method := range []string{"eager", "lazy"} {
-				sp, _ := translate(p, bd, method == "eager")
+				sp, _ := translate(context.Background(), p, bd, method == "eager")
 				for name, mk := range testsolvers.All(t) {
 					if name != "gini" && seed%4 != 0 {
 						continue // Z3 on every fourth program: it is slower
@@ -118,12 +118,12 @@ void main() begin assume(g); SLIC_ERROR: skip; end
 void thread1() begin g := T; end`,
 	}
 	for name, src := range programs {
-		p, _, err := ir.Load("errlabel.bp", []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), "errlabel.bp", []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, method := range []string{"eager", "lazy"} {
-			sp, err := translate(p, Bound{Rounds: 2}, method == "eager")
+			sp, err := translate(context.Background(), p, Bound{Rounds: 2}, method == "eager")
 			if err != nil {
 				t.Fatalf("%s, %s: %v", name, method, err)
 			}

@@ -35,10 +35,12 @@
 package seq
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"strings"
 
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
 )
@@ -120,20 +122,28 @@ func Supported(p *ir.Program) error {
 	return nil
 }
 
-// Eager returns the eager sequentialization of p for bound b.
-func Eager(p *ir.Program, b Bound) (*Program, error) { return translate(p, b, true) }
+// Eager returns the eager sequentialization of p for bound b. When ctx
+// ends first, the error is its cause.
+func Eager(ctx context.Context, p *ir.Program, b Bound) (*Program, error) {
+	return translate(ctx, p, b, true)
+}
 
-// Lazy returns the lazy sequentialization of p for bound b.
-func Lazy(p *ir.Program, b Bound) (*Program, error) { return translate(p, b, false) }
+// Lazy returns the lazy sequentialization of p for bound b. When ctx ends
+// first, the error is its cause.
+func Lazy(ctx context.Context, p *ir.Program, b Bound) (*Program, error) {
+	return translate(ctx, p, b, false)
+}
 
-func translate(p *ir.Program, bd Bound, eager bool) (*Program, error) {
+func translate(ctx context.Context, p *ir.Program, bd Bound, eager bool) (sp *Program, err error) {
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
 	if bd.Rounds < 0 || bd.Rounds == 0 && bd.Switches < 0 {
 		return nil, fmt.Errorf("the bound must be at least 1 round or 0 switches")
 	}
+	defer halt.Recover(&err)
 	b := newBuilder(p, bd, eager)
+	b.ctx = ctx
 	b.declare()
 	if eager {
 		b.eagerMain()
@@ -148,9 +158,40 @@ func translate(p *ir.Program, bd Bound, eager bool) (*Program, error) {
 		origins: b.origins, ctx: b.ctxVar(), err: b.errVar, runs: b.runs, contexts: b.C}, nil
 }
 
+// Size estimates, without building it, how many expression nodes the
+// translation of p within bd has: at each switch point of a thread the
+// test for each later context and the assignment of its shared state,
+// C * (C + 3|S|) nodes for C contexts and |S| shared bits, which outweigh
+// the thread code when there are many contexts. It lets a caller refuse
+// a translation that cannot fit in memory before building it (eager and
+// lazy differ by a small factor).
+func Size(p *ir.Program, bd Bound) (int64, error) {
+	if err := Supported(p); err != nil {
+		return 0, err
+	}
+	if bd.Rounds < 0 || bd.Rounds == 0 && bd.Switches < 0 {
+		return 0, fmt.Errorf("the bound must be at least 1 round or 0 switches")
+	}
+	b := newBuilder(p, bd, false)
+	b.ctx, b.sizing = context.Background(), true
+	b.declare()
+	for i, entry := range b.instances {
+		b.cloneThread(i, entry)
+	}
+	c, s := int64(b.C), int64(len(b.shared))
+	return b.switchPoints * c * (c + 3*s), nil
+}
+
 // ---- the builder ----
 
 type builder struct {
+	ctx context.Context // translation ends with it (internal/halt)
+	// sizing: clone the threads but only count their switch points
+	// (Size), leaving out the switches, which grow with the square of the
+	// contexts.
+	sizing       bool
+	switchPoints int64
+
 	orig  *ir.Program
 	out   *ir.Program
 	eager bool

@@ -41,7 +41,7 @@ func TestSequentializationsAgree(t *testing.T) {
 			cfg.Threads, cfg.Stmts = 3, 3
 		}
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
@@ -53,7 +53,7 @@ func TestSequentializationsAgree(t *testing.T) {
 				continue
 			}
 			for _, method := range []string{"eager", "lazy"} {
-				sp, err := translate(p, bd, method == "eager")
+				sp, err := translate(context.Background(), p, bd, method == "eager")
 				if err != nil {
 					t.Fatalf("seed %d %s %v: %v", seed, method, bd, err)
 				}

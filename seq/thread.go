@@ -1,6 +1,7 @@
 package seq
 
 import (
+	"bmc/internal/halt"
 	"bmc/ir"
 )
 
@@ -60,7 +61,13 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 		t.fill(p, t.clones[p], false)
 	}
 	t.fill(entry, t.bottom, true)
-	if inst >= 0 {
+	switch {
+	case inst < 0:
+	case b.sizing:
+		for _, nodes := range t.switchAt {
+			b.switchPoints += int64(len(nodes))
+		}
+	default:
 		t.addSwitches()
 	}
 	return t.bottom
@@ -120,6 +127,7 @@ func (t *threadCode) violatedNode(c *ir.Proc) int {
 // frame, where returning ends the thread (or init).
 func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 	b := t.b
+	halt.Point(b.ctx)
 	eagerThread := b.eager && t.thread()
 	for _, n := range p.Nodes {
 		id := b.node(c, n.Pos, n.Stmt)
@@ -314,6 +322,7 @@ func (t *threadCode) addSwitches() {
 			if !nodes[id] || c.Nodes[id].Error && b.eager {
 				continue
 			}
+			halt.Point(b.ctx)
 			n := c.Nodes[id]
 			pos := n.Pos
 			cont := b.node(c, pos, n.Stmt)

@@ -59,6 +59,26 @@ var badInputCases = []badInputCase{
 		want: "prog.bpl:4:1: expected end, found end of file",
 	},
 	{
+		name: "missing end before a thread function",
+		prog: "thread void producer()\nbegin\n  x := T;\nthread void consumer()\nbegin\n  skip;\nend\n",
+		want: "prog.bpl:4:1: expected end, found keyword thread",
+	},
+	{
+		name: "missing end before a function",
+		prog: "decl x;\nvoid main()\nbegin\n  x := T\nvoid f()\nbegin\n  skip;\nend\n",
+		want: "prog.bpl:5:1: expected end, found keyword void",
+	},
+	{
+		name: "missing end before a bool<2> function",
+		prog: "void main()\nbegin\n  skip;\nbool<2> f()\nbegin\n  return T, F;\nend\n",
+		want: "prog.bpl:4:1: expected end, found keyword bool",
+	},
+	{
+		name: "missing end before global declarations",
+		prog: "void main()\nbegin\n  skip;\ndecl g;\nlock m;\nvoid f()\nbegin\n  skip;\nend\n",
+		want: "prog.bpl:4:1: expected end, found keyword decl",
+	},
+	{
 		name: "missing then",
 		prog: "void main()\nbegin\n  if (T) skip; fi\nend\n",
 		want: "prog.bpl:3:10: expected then, found keyword skip",
@@ -138,22 +158,37 @@ var badInputCases = []badInputCase{
 	{
 		name: "assignment targets vs values",
 		prog: "decl x, y;\nvoid main()\nbegin\n  x, y := T;\nend\n",
-		want: "prog.bpl:4:3: assignment has 2 target(s) but 1 value(s)",
+		want: "prog.bpl:4:6: assignment has 2 target(s) but 1 value(s)",
 	},
 	{
 		name: "call targets vs returns",
 		prog: "decl x, y;\nbool f() begin return T; end\nvoid main()\nbegin\n  x, y := f();\nend\n",
-		want: "prog.bpl:5:3: function f returns 1 value(s), assignment expects 2",
+		want: "prog.bpl:5:11: function f returns 1 value(s), assignment expects 2",
+	},
+	{
+		name: "more targets than the call returns",
+		prog: "decl h, l, carry, x, y;\nbool<2> succ2(a, b) begin return a & b, a ^ b; end\nvoid main()\nbegin\n  h, l, carry := succ2(x, y);\nend\n",
+		want: "prog.bpl:5:18: function succ2 returns 2 value(s), assignment expects 3",
+	},
+	{
+		name: "more values than targets",
+		prog: "decl x, y;\nvoid main()\nbegin\n  x, y := T, F, x;\nend\n",
+		want: "prog.bpl:4:17: assignment has 2 target(s) but 3 value(s)",
+	},
+	{
+		name: "target of a built-in without value",
+		prog: "lock m;\ndecl x;\nvoid main()\nbegin\n  x := acquire(m);\nend\n",
+		want: "prog.bpl:5:8: acquire returns no value",
 	},
 	{
 		name: "return value count",
 		prog: "bool<2> f()\nbegin\n  return T;\nend\nvoid main() begin skip; end\n",
-		want: "prog.bpl:3:3: function f returns 2 value(s), return gives 1",
+		want: "prog.bpl:3:10: function f returns 2 value(s), return gives 1",
 	},
 	{
 		name: "return value from void",
 		prog: "void main()\nbegin\n  return T;\nend\n",
-		want: "prog.bpl:3:3: function main returns 0 value(s), return gives 1",
+		want: "prog.bpl:3:10: function main returns 0 value(s), return gives 1",
 	},
 	{
 		name: "duplicate global",
@@ -330,6 +365,42 @@ var badInputCases = []badInputCase{
 		prog: "void main() begin skip; end",
 		args: []string{"check", "--engine", "magic", "{file}"},
 		sub:  `unknown engine "magic"`,
+	},
+	{
+		name: "unknown solver for the explicit engine",
+		prog: "void main() begin skip; end",
+		args: []string{"check", "--engine", "explicit", "--solver", "foo", "{file}"},
+		sub:  `bmc check: unknown solver "foo" (available: gini, z3)`,
+	},
+	{
+		name: "solver for the explicit engine",
+		prog: "void main() begin skip; end",
+		args: []string{"check", "--engine", "explicit", "--solver", "z3", "{file}"},
+		sub:  "bmc check: --solver does not go with --engine explicit: the explicit engine uses no solver",
+	},
+	{
+		name: "state limit for the bmc engine",
+		prog: "void main() begin skip; end",
+		args: []string{"check", "--engine", "bmc", "--max-states", "10", "{file}"},
+		sub:  "bmc check: --max-states does not go with --engine bmc",
+	},
+	{
+		name: "bad memory size",
+		prog: "void main() begin skip; end",
+		args: []string{"check", "--max-memory", "4X", "{file}"},
+		sub:  `invalid argument "4X" for "--max-memory" flag: invalid size "4X" (examples: 512M, 4G)`,
+	},
+	{
+		name: "export --property with --aiger",
+		prog: "void main() begin skip; end",
+		args: []string{"export", "--aiger", "--property", "violation", "{file}"},
+		sub:  "bmc export: --property goes with --dimacs or --smt2",
+	},
+	{
+		name: "export of an unrolling larger than the memory limit",
+		prog: "void main() begin skip; end",
+		args: []string{"export", "--dimacs", "1000000000", "{file}"},
+		sub:  "more than the memory limit of",
 	},
 	{
 		name: "bmc engine on a concurrent program without a bound",

@@ -3,7 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"bmc/internal/progen"
 )
 
 // TestJSON checks the machine-readable result of a violation and of a
@@ -45,5 +51,180 @@ func TestJSON(t *testing.T) {
 	r = result{}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil || code != exitSafe || r.Verdict != "safe" || r.Bounds == "" || r.Trace != nil {
 		t.Fatalf("exit %d, err %v, result %+v", code, err, r)
+	}
+}
+
+// errorDoc is the JSON answer of a run without verdict.
+type errorDoc struct {
+	File       string
+	Verdict    string
+	ExitStatus int `json:"exit_status"`
+	Errors     []struct {
+		Message   string
+		File      string
+		Line, Col int
+	}
+}
+
+// oneJSONDocument decodes stdout, which must hold exactly one JSON
+// document, into v.
+func oneJSONDocument(t *testing.T, stdout []byte, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(stdout))
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		t.Fatalf("stdout holds more than one JSON document:\n%s", stdout)
+	}
+}
+
+// TestJSONErrors checks that `bmc check --json` answers every failure
+// with one JSON document on stdout: verdict "error", the exit status, and
+// every message, with its position for errors in the program text.
+func TestJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	syntax := file("syntax.bpl", "thread void producer()\nbegin\n  skip;\nthread void consumer()\nbegin\n  skip\n  skip;\nend\n")
+	semantic := file("semantic.bpl", "decl x;\nvoid main()\nbegin\n  x, x := T, T;\n  y := T;\n  x := z;\nend\n")
+	threads := file("threads.bpl", "decl g;\nthread void a() begin g := T; end\nthread void b() begin g := F; end\n")
+	type pos struct{ line, col int }
+	tests := []struct {
+		name      string
+		args      []string
+		file      string // the document's file; "" for none
+		messages  []string
+		positions []pos  // of each message; nil: none
+		stderr    string // in stderr
+	}{
+		{"syntax errors", []string{"check", "--json", syntax}, syntax,
+			[]string{"expected end, found keyword thread", "expected ';', found keyword skip"}, []pos{{4, 1}, {7, 3}}, ""},
+		{"semantic errors, warnings on stderr", []string{"check", "--json", semantic}, semantic,
+			[]string{"undeclared variable y", "undeclared variable z"}, []pos{{5, 3}, {6, 8}}, "semantic.bpl:4:6: warning: x assigned twice"},
+		{"bad flag value", []string{"check", "--json", "--max-memory", "lots", threads}, "",
+			[]string{`bmc check: invalid argument "lots" for "--max-memory" flag: invalid size "lots" (examples: 512M, 4G)`}, nil, ""},
+		{"unknown flag", []string{"check", "--bogus", "--json=true", threads}, "",
+			[]string{"bmc check: unknown flag: --bogus"}, nil, ""},
+		{"no file argument", []string{"check", "--json"}, "",
+			[]string{"bmc check: expected one program file, got 0 arguments"}, nil, ""},
+		{"two file arguments", []string{"check", "--json", threads, threads}, "",
+			[]string{"bmc check: expected one program file, got 2 arguments"}, nil, ""},
+		{"missing file", []string{"check", "--json", filepath.Join(dir, "none.bpl")}, filepath.Join(dir, "none.bpl"),
+			[]string{"bmc: open " + filepath.Join(dir, "none.bpl") + ": no such file or directory"}, nil, ""},
+		{"contradicting flags", []string{"check", "--json", "--engine", "explicit", "--solver", "z3", threads}, threads,
+			[]string{"bmc check: --solver does not go with --engine explicit: the explicit engine uses no solver"}, nil, ""},
+		{"option that does not fit the program", []string{"check", "--json", "--threads", "nope=1", threads}, threads,
+			[]string{threads + ": --threads: no function named nope"}, nil, ""},
+		{"engine that does not fit the program", []string{"check", "--json", "--engine", "bmc", threads}, threads,
+			[]string{"bmc check: the bmc engine needs a bound for a concurrent program: -k K or --switches N"}, nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, &stdout, &stderr)
+			var doc errorDoc
+			oneJSONDocument(t, stdout.Bytes(), &doc)
+			if code != exitBadInput || doc.Verdict != "error" || doc.ExitStatus != exitBadInput || doc.File != tc.file {
+				t.Errorf("exit %d, document %+v; want exit 2, verdict error, file %q", code, doc, tc.file)
+			}
+			if len(doc.Errors) != len(tc.messages) {
+				t.Fatalf("errors %+v, want %q", doc.Errors, tc.messages)
+			}
+			for i, e := range doc.Errors {
+				var want pos
+				wantFile := ""
+				if tc.positions != nil {
+					want, wantFile = tc.positions[i], tc.file
+				}
+				if e.Message != tc.messages[i] || e.File != wantFile || e.Line != want.line || e.Col != want.col {
+					t.Errorf("error %d: %+v, want %q at %s:%d:%d", i, e, tc.messages[i], wantFile, want.line, want.col)
+				}
+			}
+			if !strings.Contains(stderr.String(), tc.stderr) || tc.stderr == "" && stderr.Len() > 0 {
+				t.Errorf("stderr %q, want %q", stderr.String(), tc.stderr)
+			}
+		})
+	}
+}
+
+// TestJSONOnlyWhenAsked checks that --json=false and other commands
+// report errors as text.
+func TestJSONOnlyWhenAsked(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--json=false", "--bogus", "x.bpl"},
+		{"check", "--", "--json"},
+		{"fmt", "--json", "x.bpl"},
+		{"seq", "--json", "x.bpl"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != exitBadInput || stdout.Len() > 0 || stderr.Len() == 0 {
+			t.Errorf("bmc %s: exit %d, stdout %q, stderr %q; want exit 2 and the error on stderr", strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// panicOnce is a writer whose first write panics, as a bug while the
+// result is printed would.
+type panicOnce struct {
+	bytes.Buffer
+	panicked bool
+}
+
+func (w *panicOnce) Write(p []byte) (int, error) {
+	if !w.panicked {
+		w.panicked = true
+		panic("bug while writing")
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestJSONInternalError checks that an internal error, a panic included,
+// is exit status 4 with a JSON document.
+func TestJSONInternalError(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := report(internalErr("bmc: counterexample does not replay"), true, &stdout, &stderr)
+	var doc errorDoc
+	oneJSONDocument(t, stdout.Bytes(), &doc)
+	if code != exitInternal || doc.Verdict != "error" || doc.ExitStatus != exitInternal || len(doc.Errors) != 1 || doc.Errors[0].Message != "bmc: counterexample does not replay" {
+		t.Errorf("exit %d, document %+v", code, doc)
+	}
+
+	var out panicOnce
+	stderr.Reset()
+	code = run([]string{"check", "--json", "--quiet", "../../examples/seq_swap.bpl"}, &out, &stderr)
+	doc = errorDoc{}
+	oneJSONDocument(t, out.Bytes(), &doc)
+	if code != exitInternal || doc.Verdict != "error" || len(doc.Errors) != 1 || doc.Errors[0].Message != "bmc: internal error: bug while writing" {
+		t.Errorf("after a panic: exit %d, document %+v\nstderr:\n%s", code, doc, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "goroutine") {
+		t.Errorf("no stack for the bug report on stderr:\n%s", stderr.String())
+	}
+}
+
+// TestJSONLimits checks the unknown result of a run that the memory
+// limit ends: one document, the limit named, the run's time.
+func TestJSONLimits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chain.bpl")
+	if err := os.WriteFile(path, []byte(progen.Chain(3000, false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--json", "--quiet", "--max-memory", "1M", path}, &stdout, &stderr)
+	var r struct {
+		Verdict, Advice string
+		Limits          []string
+		Seconds         float64
+	}
+	oneJSONDocument(t, stdout.Bytes(), &r)
+	if code != exitUnknown || r.Verdict != "unknown" || len(r.Limits) != 1 || !strings.HasPrefix(r.Limits[0], "memory limit (1M)") ||
+		!strings.Contains(r.Advice, "--max-memory") || r.Seconds <= 0 {
+		t.Errorf("exit %d, result %+v", code, r)
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
+	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/lang"
@@ -27,39 +29,84 @@ const (
 	exitInternal  = 4 // a bug in bmc, e.g. a counterexample that does not replay
 )
 
-// exitError carries an exit status through cobra.
+// exitError carries an exit status, and what to say about it, through
+// cobra.
 type exitError struct {
 	code int
-	msg  string
+	msg  string         // "" when the output has said it all (a verdict)
+	list lang.ErrorList // errors in the program text, each with its position
+	hint string         // a line after msg on stderr, not part of the message
+	file string         // the program, when the run got as far as naming one
 }
 
-func (e *exitError) Error() string { return e.msg }
+func (e *exitError) Error() string {
+	if len(e.list) > 0 {
+		return e.list.Error()
+	}
+	return e.msg
+}
 
 func usageErr(format string, args ...any) error {
 	return &exitError{code: exitBadInput, msg: fmt.Sprintf(format, args...)}
+}
+
+// usageHint is a usage error followed by the pointer to the command's help.
+func usageHint(cmd string, format string, args ...any) error {
+	return &exitError{code: exitBadInput, msg: fmt.Sprintf(format, args...), hint: fmt.Sprintf("Run '%s --help' for usage.", cmd)}
+}
+
+func internalErr(format string, args ...any) error {
+	return &exitError{code: exitInternal, msg: fmt.Sprintf(format, args...)}
 }
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// run executes one command line and returns its exit status. With
+// `check --json` every failure is also a JSON document on stdout, so
+// that a caller reading JSON always gets one.
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	asJSON := jsonRequested(args)
+	defer func() {
+		// A panic is a bug in bmc: exit status 4, with the stack for the
+		// bug report, never a crash without an answer.
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "%s", debug.Stack())
+			code = report(internalErr("bmc: internal error: %v", r), asJSON, stdout, stderr)
+		}
+	}()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	return report(root.Execute(), asJSON, stdout, stderr)
+}
+
+// report prints err, if any, and returns the exit status it stands for.
+func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitSafe
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.msg != "" {
-			fmt.Fprintln(stderr, ee.msg)
+	if !errors.As(err, &ee) {
+		// Cobra's own errors: unknown command, wrong argument count.
+		ee = &exitError{code: exitBadInput, msg: "bmc: " + err.Error(), hint: "Run 'bmc --help' for usage."}
+	}
+	if asJSON && (ee.code == exitBadInput || ee.code == exitInternal) {
+		if werr := writeJSONError(stdout, ee); werr != nil {
+			fmt.Fprintf(stderr, "bmc: %v\n", werr)
 		}
 		return ee.code
 	}
-	// Cobra's own errors: unknown command or flag, wrong argument count.
-	fmt.Fprintf(stderr, "bmc: %v\nRun 'bmc --help' for usage.\n", err)
-	return exitBadInput
+	for _, e := range ee.list {
+		fmt.Fprintln(stderr, e)
+	}
+	if ee.msg != "" {
+		fmt.Fprintln(stderr, ee.msg)
+	}
+	if ee.hint != "" {
+		fmt.Fprintln(stderr, ee.hint)
+	}
+	return ee.code
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
@@ -72,19 +119,37 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErr("bmc %s: %v\nRun 'bmc %s --help' for usage.", c.Name(), err, c.Name())
+		return usageHint("bmc "+c.Name(), "bmc %s: %v", c.Name(), err)
 	})
 	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr))
 	return root
 }
 
-// load reads, parses, checks and lowers a program, printing warnings.
-func load(path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
+// limitError says that the time or memory limit ended a run before it
+// had an answer.
+type limitError struct{ reason string }
+
+func (e *limitError) Error() string { return e.reason }
+
+// limitErr is the error of ctx, which has ended, during what.
+func limitErr(ctx context.Context, what string) *limitError {
+	return &limitError{reason: engine.StopReason(ctx) + " while " + what}
+}
+
+// endedBy reports whether err is a construction's answer to the end of
+// ctx (its cause), rather than an error of its own.
+func endedBy(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && errors.Is(err, context.Cause(ctx))
+}
+
+// loadProgram reads, parses, checks and lowers a program, printing
+// warnings. When ctx ends first, the error is a *limitError.
+func loadProgram(ctx context.Context, path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, usageErr("bmc: %v", err)
 	}
-	p, warnings, err := ir.Load(path, src, opts)
+	p, warnings, err := ir.Load(ctx, path, src, opts)
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, w)
 	}
@@ -92,6 +157,8 @@ func load(path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
 	switch {
 	case errors.As(err, &se):
 		return nil, sourceErr(se.List)
+	case endedBy(ctx, err):
+		return nil, limitErr(ctx, "loading the program")
 	case err != nil:
 		return nil, usageErr("%s: %v", path, err) // an option that does not fit the program
 	}
@@ -99,14 +166,17 @@ func load(path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
 }
 
 func sourceErr(list lang.ErrorList) error {
-	msg := ""
-	for i, e := range list {
-		if i > 0 {
-			msg += "\n"
-		}
-		msg += e.Error()
+	return &exitError{code: exitBadInput, list: list}
+}
+
+// gaveUp turns a *limitError into the exit of a command without verdicts
+// (seq, export): status 3, as for an unknown verdict. Other errors pass.
+func gaveUp(cmd string, err error) error {
+	var le *limitError
+	if errors.As(err, &le) {
+		return &exitError{code: exitUnknown, msg: fmt.Sprintf("%s: gave up: %s", cmd, le.reason)}
 	}
-	return &exitError{code: exitBadInput, msg: msg}
+	return err
 }
 
 func newFmt(stdout, stderr io.Writer) *cobra.Command {
@@ -119,11 +189,11 @@ func newFmt(stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return usageErr("bmc: %v", err)
 			}
-			f, err := lang.ParseFile(args[0], src)
+			f, err := lang.ParseFile(context.Background(), args[0], src)
 			if err != nil {
 				return sourceErr(err.(lang.ErrorList))
 			}
-			info, err := lang.Check(f)
+			info, err := lang.Check(context.Background(), f)
 			for _, w := range info.Warnings {
 				fmt.Fprintln(stderr, w)
 			}
@@ -138,7 +208,7 @@ func newFmt(stdout, stderr io.Writer) *cobra.Command {
 
 func exactlyOneFile(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return usageErr("bmc %s: expected one program file, got %d arguments\nRun 'bmc %s --help' for usage.", cmd.Name(), len(args), cmd.Name())
+		return usageHint("bmc "+cmd.Name(), "bmc %s: expected one program file, got %d arguments", cmd.Name(), len(args))
 	}
 	return nil
 }
@@ -157,7 +227,7 @@ type checkFlags struct {
 	maxThreads  int
 	maxStates   int
 	json        bool
-	timeout     time.Duration
+	limits      limitFlags
 	noReduction bool
 	seq         string
 }
@@ -171,10 +241,16 @@ func newCheck(stdout, stderr io.Writer) *cobra.Command {
 SLIC_ERROR, or the label given by --target) within the given bounds.
 
 Exit status: 0 no violation within the bounds, 10 violation found (trace
-printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
+printed), 2 bad input or usage, 3 unknown (a limit cut the search short),
+4 internal error. With --json, every outcome is one JSON document on
+standard output, errors included ("verdict": "error").`,
 		Args: exactlyOneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runCheck(cmd, args[0], &f, stdout, stderr)
+			err := runCheck(cmd, args[0], &f, stdout, stderr)
+			if ee, ok := err.(*exitError); ok {
+				ee.file = args[0]
+			}
+			return err
 		},
 	}
 	fl := cmd.Flags()
@@ -192,37 +268,21 @@ printed), 2 bad input or usage, 3 unknown (timeout or a limit was reached).`,
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
 	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up (exit 3) after this many states")
-	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
-	fl.DurationVar(&f.timeout, "timeout", 0, "give up (exit 3) after this long, e.g. 30s; 0 means no limit")
+	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
+	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
 	return cmd
 }
 
 func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.Writer) error {
+	// The limits cover the whole run: reading and loading the program
+	// count against the timeout, and the reported time is the run's.
+	start := time.Now()
+	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
+	defer stop()
 	fl := cmd.Flags()
-	if f.maxSteps < 0 {
-		return usageErr("bmc check: --max-steps must not be negative, got %d", f.maxSteps)
-	}
-	if fl.Changed("rounds") && fl.Changed("switches") {
-		return usageErr("bmc check: give either -k (rounds) or --switches, not both")
-	}
-	if fl.Changed("rounds") && f.rounds < 1 {
-		return usageErr("bmc check: -k must be at least 1, got %d", f.rounds)
-	}
-	if fl.Changed("switches") && f.switches < 0 {
-		return usageErr("bmc check: --switches must be at least 0, got %d", f.switches)
-	}
-	if f.depth < 1 {
-		return usageErr("bmc check: --depth must be at least 1, got %d", f.depth)
-	}
-	if f.maxThreads < 1 || f.maxThreads > 1000 {
-		return usageErr("bmc check: --max-threads must be between 1 and 1000, got %d", f.maxThreads)
-	}
-	if f.maxStates < 1 {
-		return usageErr("bmc check: --max-states must be at least 1, got %d", f.maxStates)
-	}
-	if f.timeout < 0 {
-		return usageErr("bmc check: --timeout must not be negative")
+	if err := f.validate(fl); err != nil {
+		return err
 	}
 	opts := ir.Options{Target: f.target}
 	if f.threads != "" {
@@ -232,24 +292,32 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		}
 		opts.Threads = tc
 	}
-	p, err := load(path, opts, stderr)
-	if err != nil {
-		return err
-	}
-	o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, Frames: f.frames, Timeout: f.timeout,
-		Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
-			MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
-	if !f.quiet {
-		o.Progress = stderr
-	}
-	res, err := driver.Check(context.Background(), p, o)
-	var ue *driver.UsageError
+	var res *explicit.Result
+	p, err := loadProgram(ctx, path, opts, stderr)
+	var le *limitError
 	switch {
-	case errors.As(err, &ue):
-		return usageErr("bmc check: %v", err)
+	case errors.As(err, &le):
+		res = f.cutWhileLoading(ctx, le)
 	case err != nil:
-		return &exitError{code: exitInternal, msg: "bmc: " + err.Error()}
+		return err
+	default:
+		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
+			Frames: f.frames,
+			Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
+				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
+		if !f.quiet {
+			o.Progress = stderr
+		}
+		res, err = driver.Check(ctx, p, o)
+		var ue *driver.UsageError
+		switch {
+		case errors.As(err, &ue):
+			return usageErr("bmc check: %v", err)
+		case err != nil:
+			return internalErr("bmc: %v", err)
+		}
 	}
+	res.Elapsed = time.Since(start)
 	if f.json {
 		if err := res.WriteJSON(stdout, path); err != nil {
 			return err
@@ -264,4 +332,16 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		return &exitError{code: exitUnknown}
 	}
 	return nil
+}
+
+// cutWhileLoading is the unknown result of a run that a limit ended
+// before the program was loaded: no engine ran, so the bounds are the
+// ones asked for.
+func (f *checkFlags) cutWhileLoading(ctx context.Context, le *limitError) *explicit.Result {
+	advice := "a larger --max-memory"
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
+		advice = "a longer --timeout"
+	}
+	return &explicit.Result{Engine: f.engine, Verdict: explicit.Unknown, Bounds: f.requestedBounds(),
+		Limits: []string{le.reason}, Advice: advice, Stats: "not searched"}
 }

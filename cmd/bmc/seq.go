@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
@@ -18,6 +19,7 @@ type seqFlags struct {
 	switches    int
 	threads     string
 	target      string
+	limits      limitFlags
 }
 
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
@@ -48,10 +50,13 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
+	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
 
 func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writer) error {
+	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
+	defer stop()
 	fl := cmd.Flags()
 	switch {
 	case f.eager == f.lazy:
@@ -63,6 +68,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
 		return usageErr("bmc seq: --switches must be between 0 and %d, got %d", driver.MaxSwitches, f.switches)
 	}
+	if err := f.limits.validate("bmc seq"); err != nil {
+		return err
+	}
 	opts := ir.Options{Target: f.target}
 	if f.threads != "" {
 		tc, err := ir.ParseThreads(f.threads)
@@ -71,17 +79,23 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		}
 		opts.Threads = tc
 	}
-	p, err := load(path, opts, stderr)
+	p, err := loadProgram(ctx, path, opts, stderr)
 	if err != nil {
-		return err
+		return gaveUp("bmc seq", err)
 	}
 	bd := seq.Bound{Rounds: f.rounds, Switches: f.switches}
+	if err := driver.SeqFits(p, bd, int64(f.limits.maxMemory)); err != nil {
+		return usageErr("bmc seq: %v", err)
+	}
 	translate := seq.Lazy
 	if f.eager {
 		translate = seq.Eager
 	}
-	sp, err := translate(p, bd)
-	if err != nil {
+	sp, err := translate(ctx, p, bd)
+	switch {
+	case endedBy(ctx, err):
+		return gaveUp("bmc seq", limitErr(ctx, "sequentializing"))
+	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
 	var buf bytes.Buffer

@@ -212,7 +212,7 @@ func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int)
 		t.Fatalf("%v: bmc %s: exit %d\n%s", c, strings.Join(args, " "), code, stderr.String())
 	}
 	name := fmt.Sprintf("%s.%s.bpl", strings.TrimSuffix(filepath.Base(c.path), ".bpl"), method)
-	p, warnings, err := ir.Load(name, stdout.Bytes(), ir.Options{})
+	p, warnings, err := ir.Load(context.Background(), name, stdout.Bytes(), ir.Options{})
 	if err != nil {
 		t.Fatalf("%v: the output of bmc %s does not parse back: %v\n%s", c, strings.Join(args, " "), err, stdout.String())
 	}

@@ -1,0 +1,174 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bmc/explicit"
+	"bmc/internal/progen"
+	"bmc/ir"
+	"bmc/seq"
+)
+
+func load(t *testing.T, name, src string, opts ir.Options) *ir.Program {
+	t.Helper()
+	p, _, err := ir.Load(context.Background(), name, []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestDeadlineHolds checks that --timeout ends a check within the
+// timeout and a second whatever the stage: the inputs of the issue that
+// ran for 2.6 s, 24 s and more than 60 s with a 1 s timeout because
+// encoding did not look at the clock.
+func TestDeadlineHolds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds large encodings")
+	}
+	bluetooth := func(adders int) *ir.Program {
+		src, err := readExample("bluetooth.bpl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return load(t, "bluetooth.bpl", src, ir.Options{Threads: []ir.ThreadCount{{Name: "adder", Count: adders}, {Name: "stopper", Count: 1}}})
+	}
+	cases := []struct {
+		name string
+		p    *ir.Program
+		mod  func(*Options)
+	}{
+		{"chain of 3,000 functions, bmc", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) {}},
+		{"chain of 10,000 functions, bmc", load(t, "chain10000.bpl", progen.Chain(10000, false), ir.Options{}), func(o *Options) {}},
+		{"chain of 3,000 functions, bmc, depth 200", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) { o.Explicit.Depth = 200 }},
+		{"bluetooth, 12 threads, eager, 4 rounds", bluetooth(11), func(o *Options) { o.Seq, o.Explicit.Rounds = "eager", 4 }},
+		{"bluetooth, 6 threads, direct, 6 switches", bluetooth(5), func(o *Options) { o.Seq, o.Explicit.Switches = "direct", 6 }},
+	}
+	const timeout = time.Second
+	for _, c := range cases {
+		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Explicit: explicit.DefaultOptions()}
+		c.mod(&o)
+		start := time.Now()
+		res, err := Check(context.Background(), c.p, o)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if took > timeout+time.Second {
+			t.Errorf("%s: --timeout %v ended after %v", c.name, timeout, took.Round(time.Millisecond))
+		}
+		if res.Verdict != explicit.Unknown || !res.Incomplete() || !strings.Contains(strings.Join(res.Limits, " "), "timeout") {
+			t.Errorf("%s: %s %v, want unknown: timeout", c.name, res.Verdict, res.Limits)
+		}
+	}
+}
+
+// TestMemoryLimit checks that a run which would grow beyond the memory
+// limit ends with an unknown verdict naming the limit, and that a
+// sequentialization that cannot fit is refused before it is built.
+func TestMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates hundreds of MB")
+	}
+	// The issue's chain of 3,000 functions with call depth 200 grew to
+	// 1.9 GB within a minute.
+	limit := residentBytes() + 200<<20
+	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Explicit: explicit.DefaultOptions()}
+	o.Explicit.Depth = 200
+	res, err := Check(context.Background(), load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != explicit.Unknown || !strings.Contains(strings.Join(res.Limits, " "), "memory limit") || !res.Incomplete() {
+		t.Fatalf("%s %v, want unknown: memory limit", res.Verdict, res.Limits)
+	}
+
+	src, err := readExample("bluetooth.bpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := load(t, "bluetooth.bpl", src, ir.Options{Threads: []ir.ThreadCount{{Name: "adder", Count: 10}, {Name: "stopper", Count: 10}}})
+	o = Options{Engine: "bmc", Solver: "gini", Seq: "eager", MaxSteps: 50, MaxMemory: limit, Explicit: explicit.DefaultOptions()}
+	o.Explicit.Rounds = 32
+	_, err = Check(context.Background(), p, o)
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "more than the memory limit") {
+		t.Fatalf("32 rounds of 20 threads within %s: got %v, want a refusal", FormatBytes(limit), err)
+	}
+	if err := SeqFits(p, seq.Bound{Rounds: 2}, limit); err != nil {
+		t.Errorf("2 rounds refused: %v", err)
+	}
+}
+
+// TestIncompleteBoundGoesOn checks that a bound whose search hit the
+// depth limit does not end the deepening: the issue's program has a
+// violation with one switch that the explicit engine finds, while every
+// execution without a switch recurses past the depth bound.
+func TestIncompleteBoundGoesOn(t *testing.T) {
+	p := load(t, "depth.bpl", `decl g;
+void init() begin g := F; end
+void r() begin if (*) then r(); fi end
+thread void t1() begin g := T; r(); end
+thread void t2() begin assert(!g); end
+`, ir.Options{})
+	for _, method := range []string{"eager", "lazy", "direct"} {
+		o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Explicit: explicit.DefaultOptions()}
+		o.Explicit.Switches, o.Explicit.Depth = 1, 4
+		res, err := Check(context.Background(), p, o)
+		if err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		if res.Verdict != explicit.Unsafe || res.ContextBound != 1 || !strings.Contains(res.Bounds, "not fully searched: depth bound") {
+			t.Errorf("%s: %s at %d (%s), want a violation at 1 switch with the depth bound of 0 switches named", method, res.Verdict, res.ContextBound, res.Bounds)
+		}
+		o.Explicit.Switches = 0
+		if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Unknown {
+			t.Errorf("%s, 0 switches: %s, want unknown (depth bound)", method, res.Verdict)
+		}
+	}
+}
+
+// TestStepBoundNotStated checks the verdict rule on a sequential program
+// whose violation lies beyond the step bound: unknown, with the advice,
+// when the user did not give the bound; "safe within N steps" when they
+// did; and with --engine auto, the explicit search decides.
+func TestStepBoundNotStated(t *testing.T) {
+	// A 3-bit counter: the assertion fails after 7 increments, 29 steps.
+	p := load(t, "late.bpl", `decl a, b, c;
+void main() begin
+  a, b, c := F, F, F;
+  while (T) do
+    a, b, c := !a, b ^ a, c ^ (a & b);
+    assert(!(a & b & c));
+  od
+end
+`, ir.Options{})
+	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 10, Explicit: explicit.DefaultOptions()}
+	res, err := Check(context.Background(), p, o)
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case res.Verdict != explicit.Unknown || !res.StepsCut || !strings.Contains(res.Advice, "--max-steps"):
+		t.Errorf("bmc, 10 steps not stated: %s %v (%s), want unknown with advice", res.Verdict, res.Limits, res.Advice)
+	}
+	o.StepsStated = true
+	if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Safe || !strings.HasPrefix(res.Bounds, "10 steps") {
+		t.Errorf("bmc, --max-steps 10: %s within %q, want safe within 10 steps", res.Verdict, res.Bounds)
+	}
+	o.StepsStated, o.Engine = false, "auto"
+	if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Unsafe || !strings.HasPrefix(res.Engine, "explicit") {
+		t.Errorf("auto: %s by %s, want the explicit engine's violation", res.Verdict, res.Engine)
+	}
+}
+
+// readExample reads one of our own example programs.
+func readExample(name string) (string, error) {
+	b, err := os.ReadFile(filepath.Join("..", "examples", name))
+	return string(b), err
+}

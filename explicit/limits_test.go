@@ -1,0 +1,55 @@
+package explicit
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestSearchEndsWithItsContext: the search notices the end of its context
+// within a small fraction of a second even where every state is large
+// (301 threads), and names the cause among the limits.
+func TestSearchEndsWithItsContext(t *testing.T) {
+	p := loadFile(t, "bluetooth.bpl", "adder=300,stopper=1")
+	const limit = time.Second
+	cases := []struct {
+		name    string
+		timeout time.Duration // Options.Timeout
+		ctx     func() (context.Context, context.CancelFunc)
+		bound   bound
+		want    string
+	}{
+		{"Options.Timeout", limit, func() (context.Context, context.CancelFunc) { return context.Background(), func() {} },
+			bound{-1, 0}, "timeout"},
+		{"deadline of the context", 0, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), limit)
+		}, bound{2, 0}, "timeout"},
+		{"another cause", 0, func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			stop := time.AfterFunc(limit, func() { cancel(errors.New("memory limit (1G)")) })
+			return ctx, func() { stop.Stop(); cancel(nil) }
+		}, bound{-1, 2}, "memory limit (1G)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.bound.options()
+			opts.Timeout = tc.timeout
+			c, err := New(p, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			start := time.Now()
+			res := c.Run(ctx)
+			if took := time.Since(start); took > limit+time.Second {
+				t.Errorf("the search ended %s after it was started, its limit was %s", took.Round(time.Millisecond), limit)
+			}
+			if res.Verdict != Unknown || !slices.Contains(res.Limits, tc.want) || !res.Incomplete() {
+				t.Errorf("verdict %s, limits %q, incomplete %v; want unknown with %q", res.Verdict, res.Limits, res.Incomplete(), tc.want)
+			}
+		})
+	}
+}
