@@ -2,12 +2,14 @@ package ir
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"bmc/internal/halt"
 	"bmc/lang"
 )
 
@@ -69,18 +71,24 @@ import (
 // exactly the thread functions follow the Getafix rule (`main` or
 // thread...). A local that would hide a global or lock its function uses
 // is renamed.
-func Format(w io.Writer, p *Program) error {
-	f := &formatter{p: p}
+//
+// A sequentialization with many contexts prints to hundreds of megabytes,
+// so ctx is watched; when it ends first, nothing is written and the error
+// is its cause.
+func Format(ctx context.Context, w io.Writer, p *Program) (err error) {
+	defer halt.Recover(&err)
+	f := &formatter{p: p, ctx: ctx}
 	var buf bytes.Buffer
 	f.program(&buf)
 	if f.err != nil {
 		return f.err
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err = w.Write(buf.Bytes())
 	return err
 }
 
 type formatter struct {
+	ctx        context.Context
 	p          *Program
 	err        error
 	sequential bool // one thread instance, no spawns: interleaving is moot
@@ -535,6 +543,7 @@ type stmt struct {
 func simple(text string) *stmt { return &stmt{kind: kSimple, node: -1, key: -1, text: text} }
 
 func (f *formatter) proc(buf *bytes.Buffer, pr *Proc, name string) {
+	halt.Point(f.ctx)
 	pf := &procFmt{formatter: f, pr: pr, local: map[*Var]string{}, refs: map[int]bool{}, label: map[int]string{}}
 	if pr.Params > len(pr.Locals) || pr.Returns < 0 || pr.Returns > 1024 {
 		f.errorf(pr.Pos, "procedure %s has %d parameters but %d locals, or %d results", pr.Name, pr.Params, len(pr.Locals), pr.Returns)
@@ -1582,6 +1591,7 @@ func (pf *procFmt) labelsOf(s *stmt) string {
 func (pf *procFmt) print(buf *bytes.Buffer, list []*stmt, depth int) {
 	indent := strings.Repeat("  ", depth)
 	for _, s := range list {
+		halt.Point(pf.ctx)
 		buf.WriteString(indent + pf.labelsOf(s))
 		switch s.kind {
 		case kSimple:

@@ -24,7 +24,7 @@ const benchDir = "../../shared/bench"
 func format(t *testing.T, p *ir.Program) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := ir.Format(&buf, p); err != nil {
+	if err := ir.Format(context.Background(), &buf, p); err != nil {
 		t.Fatalf("Format: %v", err)
 	}
 	return buf.String()
@@ -137,7 +137,7 @@ func TestFormatCorpus(t *testing.T) {
 		}
 		loaded++
 		var buf bytes.Buffer
-		if err := ir.Format(&buf, p); err != nil {
+		if err := ir.Format(context.Background(), &buf, p); err != nil {
 			rejected++
 			t.Logf("%s: rejected: %v", path, err)
 			continue
@@ -153,7 +153,7 @@ func TestFormatCorpus(t *testing.T) {
 		// The printed program prints again; mostly identically (the layout
 		// may still move a few jumps), which is counted.
 		var again bytes.Buffer
-		if err := ir.Format(&again, q); err != nil {
+		if err := ir.Format(context.Background(), &again, q); err != nil {
 			t.Errorf("%s: printed program is rejected: %v", path, err)
 		} else if again.String() == text {
 			fixed++
@@ -498,7 +498,7 @@ func TestFormatPerturbed(t *testing.T) {
 			}
 			perturb(p, rand.New(rand.NewSource(seed)), threads > 1)
 			var buf bytes.Buffer
-			if err := ir.Format(&buf, p); err != nil {
+			if err := ir.Format(context.Background(), &buf, p); err != nil {
 				if threads == 1 {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
@@ -758,7 +758,7 @@ func TestFormatRejects(t *testing.T) {
 		"atomic end on return": {ret.p, "return in main ends an atomic section"},
 	} {
 		var buf bytes.Buffer
-		err := ir.Format(&buf, c.p)
+		err := ir.Format(context.Background(), &buf, c.p)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want one mentioning %q", name, err, c.want)
 		}

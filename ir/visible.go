@@ -7,8 +7,9 @@ package ir
 // changing what the other threads see or how many switches are used, and
 // the invisible steps a descheduled thread would take can be taken
 // before the switch. Hence context switches are explored only before
-// visible nodes (and after termination), and in the unbounded mode a
-// thread at an invisible node runs alone. Every cycle of a procedure's
+// visible nodes (and after termination); the explicit checker takes a
+// thread's invisible steps together with the visible step after them, as
+// one move. Every cycle of a procedure's
 // graph contains a visible node (the target of a DFS back edge), so no
 // thread can postpone switching forever.
 //

@@ -104,7 +104,10 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		method = "eager"
 	}
 	fmt.Fprintf(&buf, "// bmc seq --%s: %s within %s, sequentialized\n", method, path, bd)
-	if err := ir.Format(&buf, sp.Seq); err != nil {
+	switch err := ir.Format(ctx, &buf, sp.Seq); {
+	case endedBy(ctx, err):
+		return gaveUp("bmc seq", limitErr(ctx, "printing"))
+	case err != nil:
 		return &exitError{code: exitInternal, msg: "bmc seq: " + err.Error()}
 	}
 	_, err = stdout.Write(buf.Bytes())
