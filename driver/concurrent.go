@@ -147,7 +147,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 	sp, err := translate(ctx, p, bd)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown, Limits: []string{engine.StopReason(ctx) + " while sequentializing"}}, nil
+		return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown, Limits: []string{explicit.StopReason(ctx) + " while sequentializing"}}, nil
 	case err != nil:
 		return nil, &UsageError{err.Error()}
 	}

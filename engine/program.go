@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -130,21 +129,16 @@ func halted(ctx context.Context, s solver.Solver, opts ProgramOptions, err error
 		return nil, err
 	}
 	return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown,
-		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []string{StopReason(ctx) + " while encoding"}}, nil
+		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []string{stopReason(ctx) + " while encoding"}}, nil
 }
 
-// StopReason words why a search stopped without an answer, for
-// Result.Limits: "timeout" for a deadline, the cause of another end of
-// ctx (the memory limit), or the solver's giving up while ctx lives.
-func StopReason(ctx context.Context) string {
-	switch cause := context.Cause(ctx); {
-	case cause == nil:
+// stopReason words why a solver query ended without an answer: the end
+// of ctx (explicit.StopReason), or the solver's giving up while ctx lives.
+func stopReason(ctx context.Context) string {
+	if ctx.Err() == nil {
 		return "the solver gave up"
-	case errors.Is(cause, context.DeadlineExceeded):
-		return "timeout"
-	default:
-		return cause.Error()
 	}
+	return explicit.StopReason(ctx)
 }
 
 // stackFrames is how many frames a thread's stack needs: without
@@ -223,7 +217,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		res.Stats, res.Bound = stats(k), k
 		if err := b.U.Extend(ctx, k); err != nil {
 			res.Verdict = explicit.Unknown
-			res.Limits = []string{fmt.Sprintf("%s at bound %d", StopReason(ctx), k)}
+			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
 			return res, nil
 		}
 		target := b.U.At(bad, k)
@@ -259,7 +253,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		switch st {
 		case solver.Unknown:
 			res.Verdict = explicit.Unknown
-			res.Limits = []string{fmt.Sprintf("%s at bound %d", StopReason(ctx), k)}
+			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
 			return res, nil
 		case solver.Sat:
 			return counterexample(k)
@@ -281,7 +275,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 			ended = true
 		case solver.Unknown:
 			res.Verdict = explicit.Unknown
-			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", StopReason(ctx), opts.MaxSteps))
+			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), opts.MaxSteps))
 			return res, nil
 		}
 	}

@@ -285,16 +285,17 @@ func (c *Checker) search(ctx context.Context) string {
 		c.cur, c.curCost = id, at
 		c.expand(decode(c.prog, []byte(c.keys[id])))
 	}
-	return stopReason(ctx)
+	return StopReason(ctx)
 }
 
 // stopping reports whether the context has ended (a step made again for
 // a trace is finished regardless).
 func (c *Checker) stopping() bool { return !c.quiet && c.stopped.Load() }
 
-// stopReason names why ctx ended: "timeout" for its deadline, else its
-// cause (the memory limit, say).
-func stopReason(ctx context.Context) string {
+// StopReason names why ctx ended, for Result.Limits: "timeout" for its
+// deadline, else its cause (the memory limit, say). Every engine words
+// its limits with it.
+func StopReason(ctx context.Context) string {
 	cause := context.Cause(ctx)
 	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
 		return "timeout"

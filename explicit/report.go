@@ -11,7 +11,10 @@ import (
 // WriteText prints the result for a person: the verdict with its bounds,
 // and for a violation the interleaved trace.
 func (r *Result) WriteText(w io.Writer, file string) {
-	stats := fmt.Sprintf("%s, %s, %.2fs", r.Engine, r.Stats, r.Elapsed.Seconds())
+	stats := fmt.Sprintf("%s, %.2fs", r.Engine, r.Elapsed.Seconds())
+	if r.Stats != "" {
+		stats = fmt.Sprintf("%s, %s, %.2fs", r.Engine, r.Stats, r.Elapsed.Seconds())
+	}
 	switch r.Verdict {
 	case Safe:
 		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
-	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/lang"
@@ -133,7 +132,7 @@ func (e *limitError) Error() string { return e.reason }
 
 // limitErr is the error of ctx, which has ended, during what.
 func limitErr(ctx context.Context, what string) *limitError {
-	return &limitError{reason: engine.StopReason(ctx) + " while " + what}
+	return &limitError{reason: explicit.StopReason(ctx) + " while " + what}
 }
 
 // endedBy reports whether err is a construction's answer to the end of
