@@ -81,7 +81,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 			// A timeout or the memory limit: nothing more can be searched.
 			res.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
 			res.Limits = mergeLimits(limits, res.Limits)
-			res.Advice = advice(res, bound(hi).String())
+			res.Advice = Advise(res, bound(hi).String())
 			res.Elapsed = time.Since(start)
 			return res, nil
 		case res.Verdict == explicit.Unknown:
@@ -110,7 +110,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 	case len(limits) > 0:
 		res.Verdict, res.Limits = explicit.Unknown, limits
 		res.Bounds += coveredNote(covered, lo, bound)
-		res.Advice = advice(res, bound(hi).String())
+		res.Advice = Advise(res, bound(hi).String())
 	case cut:
 		// Only a step bound the user stated cuts a "safe" short.
 		res.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)

@@ -181,7 +181,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 		ex.Elapsed = time.Since(start)
 		return ex, nil
 	}
-	res.Advice = advice(res, "")
+	res.Advice = Advise(res, "")
 	return res, nil
 }
 
@@ -193,16 +193,16 @@ func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*explicit.Res
 	}
 	res := c.Run(ctx)
 	if res.Verdict == explicit.Unknown {
-		res.Advice = advice(res, "")
+		res.Advice = Advise(res, "")
 	}
 	return res, nil
 }
 
-// advice says what would decide a question a limit left open: for each
+// Advise says what would decide a question a limit left open: for each
 // limit, the option that moves it, and for the step bound of the bmc
 // engine, the engine that needs none. within names the context bound of
 // a concurrent program ("" for a sequential one).
-func advice(r *explicit.Result, within string) string {
+func Advise(r *explicit.Result, within string) string {
 	var out []string
 	for _, l := range r.Limits {
 		var a string

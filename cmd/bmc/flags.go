@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"bmc/driver"
+	"bmc/seq"
 )
 
 // byteSize is a flag holding a number of bytes, written 512M, 4G or 0.
@@ -140,21 +141,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 // requestedBounds words the context and call bounds the flags ask for.
 func (f *checkFlags) requestedBounds() string {
 	depth := fmt.Sprintf("call depth %d", f.depth)
-	switch {
-	case f.rounds > 0:
-		return plural(f.rounds, "round-robin round") + ", " + depth
-	case f.switches >= 0:
-		return plural(f.switches, "context switch") + ", " + depth
+	if f.rounds == 0 && f.switches < 0 {
+		return depth
 	}
-	return depth
-}
-
-func plural(n int, word string) string {
-	switch {
-	case n == 1:
-		return "1 " + word
-	case strings.HasSuffix(word, "ch"):
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return seq.Bound{Rounds: f.rounds, Switches: f.switches}.String() + ", " + depth
 }

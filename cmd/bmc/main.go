@@ -296,7 +296,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	var le *limitError
 	switch {
 	case errors.As(err, &le):
-		res = f.cutWhileLoading(ctx, le)
+		res = f.cutWhileLoading(le)
 	case err != nil:
 		return err
 	default:
@@ -336,11 +336,9 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 // cutWhileLoading is the unknown result of a run that a limit ended
 // before the program was loaded: no engine ran, so the bounds are the
 // ones asked for.
-func (f *checkFlags) cutWhileLoading(ctx context.Context, le *limitError) *explicit.Result {
-	advice := "a larger --max-memory"
-	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-		advice = "a longer --timeout"
-	}
-	return &explicit.Result{Engine: f.engine, Verdict: explicit.Unknown, Bounds: f.requestedBounds(),
-		Limits: []string{le.reason}, Advice: advice, Stats: "not searched"}
+func (f *checkFlags) cutWhileLoading(le *limitError) *explicit.Result {
+	res := &explicit.Result{Engine: f.engine, Verdict: explicit.Unknown, Bounds: f.requestedBounds(),
+		Limits: []string{le.reason}, Stats: "not searched"}
+	res.Advice = driver.Advise(res, "")
+	return res
 }
