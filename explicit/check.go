@@ -392,7 +392,10 @@ func (c *Checker) enforce(states []*state, threads []int) []*state {
 			for _, v := range exprVars(inv) {
 				slots = append(slots, s.varSlot(v, t))
 			}
-			for _, r := range split(s, slots) {
+			for r := range splits(s, slots) {
+				if c.stopping() {
+					return nil
+				}
 				en := &env{s: r, t: t, passive: -1}
 				if en.eval(inv)&canT != 0 {
 					kept = append(kept, r)

@@ -3,9 +3,13 @@ package explicit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"bmc/ir"
 )
 
 // TestSearchEndsWithItsContext: the search notices the end of its context
@@ -51,5 +55,34 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 				t.Errorf("verdict %s, limits %q, incomplete %v; want unknown with %q", res.Verdict, res.Limits, res.Incomplete(), tc.want)
 			}
 		})
+	}
+}
+
+// TestSplitEndsWithItsContext: one step that reads 48 arbitrary globals
+// has 2^48 refinements, which are made one at a time, so that a timeout
+// ends the search at once instead of after the memory is gone.
+func TestSplitEndsWithItsContext(t *testing.T) {
+	var names []string
+	for i := 0; i < 48; i++ {
+		names = append(names, fmt.Sprintf("g%d", i))
+	}
+	src := fmt.Sprintf("decl %s;\nvoid main() begin assert(%s | T); end\n", strings.Join(names, ", "), strings.Join(names, " ^ "))
+	p, _, err := ir.Load(context.Background(), "wide.bpl", []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Timeout = time.Second
+	c, err := New(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := c.Run(context.Background())
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("the search ended %s after it was started, its limit was 1s", took.Round(time.Millisecond))
+	}
+	if res.Verdict != Unknown || !slices.Contains(res.Limits, "timeout") {
+		t.Errorf("verdict %s, limits %q; want unknown with a timeout", res.Verdict, res.Limits)
 	}
 }

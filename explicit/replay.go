@@ -140,7 +140,11 @@ func (c *Checker) preRefine(s *state, rec stepRec, st ReplayStep) *state {
 		!(s.init && e.To == c.prog.InitStop && len(th.frames) == 1)
 	written := c.writtenSlots(s, rec)
 	var r *state
-	for _, v := range c.readsOf(e).vars {
+	// Not the guard's own variables: the step splits them only as far as
+	// the guard needs, as in the search, so that the trace shows the
+	// same values.
+	rd := c.readsOf(e)
+	for _, v := range rd.vars[:len(rd.vars)-len(rd.guard)] {
 		sl := s.varSlot(v, t)
 		want := ir.Unknown
 		switch {

@@ -2,6 +2,8 @@ package explicit
 
 import (
 	"fmt"
+	"iter"
+	"slices"
 
 	"bmc/ir"
 )
@@ -10,6 +12,9 @@ import (
 type reads struct {
 	vars    []*ir.Var // current-scope variables (globals and top-frame locals)
 	passive []*ir.Var // x$ copies in the other threads
+	// guard: the variables of vars that only the guard reads, which
+	// satisfying splits as far as the guard's value needs.
+	guard []*ir.Var
 }
 
 func (c *Checker) readsOf(e *ir.Edge) *reads {
@@ -40,6 +45,7 @@ func (c *Checker) readsOf(e *ir.Edge) *reads {
 		})
 	}
 	visit(e.Guard)
+	inGuard := len(r.vars)
 	visit(e.Constrain)
 	visit(e.Cond)
 	for _, x := range e.Values {
@@ -50,6 +56,19 @@ func (c *Checker) readsOf(e *ir.Edge) *reads {
 	}
 	for _, x := range e.Args {
 		visit(x)
+	}
+	if len(r.passive) == 0 {
+		// The guard's own variables go last, apart.
+		others := r.vars[inGuard:]
+		var both, own []*ir.Var
+		for _, v := range r.vars[:inGuard] {
+			if slices.Contains(others, v) {
+				both = append(both, v)
+			} else {
+				own = append(own, v)
+			}
+		}
+		r.vars, r.guard = slices.Concat(both, others, own), own
 	}
 	c.readCache[e] = r
 	return r
@@ -80,28 +99,45 @@ func passiveThreads(s *state, t int, p *ir.Proc) []int {
 	return out
 }
 
-// split returns refinements of s in which every given slot is definite.
-// s itself is never modified.
-func split(s *state, slots []slot) []*state {
-	out := []*state{s}
-	cloned := false
-	for _, sl := range slots {
-		if out[0].get(sl) != ir.Unknown {
-			continue
+// splits yields the refinements of s in which every given slot is
+// definite, one at a time: s itself when all are, otherwise one new
+// state for each combination of values of the unknown slots (the first
+// slot varying fastest, all F first). n unknown slots give 2^n states,
+// so they are never all made at once: a consumer that stops early (at a
+// timeout or the memory limit) stops their making. s is never modified.
+func splits(s *state, slots []slot) iter.Seq[*state] {
+	return func(yield func(*state) bool) {
+		var open []slot
+		for _, sl := range slots {
+			if s.get(sl) == ir.Unknown && !slices.Contains(open, sl) {
+				open = append(open, sl)
+			}
 		}
-		if !cloned {
-			out[0] = s.clone()
-			cloned = true
+		if len(open) == 0 {
+			yield(s)
+			return
 		}
-		n := len(out)
-		for i := 0; i < n; i++ {
-			t := out[i].clone()
-			out[i].set(sl, ir.False)
-			t.set(sl, ir.True)
-			out = append(out, t)
+		values := make([]bool, len(open))
+		for {
+			r := s.clone()
+			for i, sl := range open {
+				r.set(sl, single(values[i]).value())
+			}
+			if !yield(r) {
+				return
+			}
+			// The next combination: count up in binary, slot 0 lowest.
+			i := 0
+			for i < len(values) && values[i] {
+				values[i] = false
+				i++
+			}
+			if i == len(values) {
+				return
+			}
+			values[i] = true
 		}
 	}
-	return out
 }
 
 // step executes edge e for thread t in s and sends every successor to
@@ -119,11 +155,53 @@ func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 			}
 		}
 	}
-	for _, v := range split(s, slots) {
-		if c.failed || c.stopping() {
-			return
+	// The guard's own variables are split only as far as its value
+	// needs: an equality with a guessed value (the eager
+	// sequentialization's copies of the shared state) keeps one value
+	// instead of every combination.
+	own := len(r.vars) - len(r.guard)
+	for g := range satisfying(s, t, e.Guard, slots[own:]) {
+		for v := range splits(g, slots[:own]) {
+			if c.failed || c.stopping() {
+				return
+			}
+			c.apply(v, t, e, emit)
 		}
-		c.apply(v, t, e, emit)
+	}
+}
+
+// satisfying yields the refinements of s in which guard can be true,
+// splitting the unknown slots (read by the guard only) one at a time,
+// the last first, and only while the guard's value depends on them.
+// When the guard needs all of them, the refinements come in the order
+// of splits.
+func satisfying(s *state, t int, guard *ir.Expr, slots []slot) iter.Seq[*state] {
+	return func(yield func(*state) bool) {
+		var walk func(s *state, n int) bool // n: slots[:n] may be unknown
+		walk = func(s *state, n int) bool {
+			if guard == nil {
+				return yield(s)
+			}
+			v := (&env{s: s, t: t, passive: -1}).eval(guard)
+			if v&canT == 0 {
+				return true
+			}
+			for n > 0 && s.get(slots[n-1]) != ir.Unknown {
+				n--
+			}
+			if v == canT || n == 0 {
+				return yield(s)
+			}
+			for _, val := range [2]ir.Value{ir.False, ir.True} {
+				r := s.clone()
+				r.set(slots[n-1], val)
+				if !walk(r, n-1) {
+					return false
+				}
+			}
+			return true
+		}
+		walk(s, len(slots))
 	}
 }
 

@@ -281,7 +281,7 @@ func (c *Checker) learnReads(a, b *state, rec stepRec) {
 	}
 	defer c.restoreSink(c.sink, c.quiet)
 	var fits *state
-	for _, r := range split(a, open) {
+	for r := range splits(a, open) {
 		var outcomes []*state
 		c.quiet, c.local, c.failed = true, false, false
 		c.sink = func(n *state, _ stepRec) { outcomes = append(outcomes, n) }
