@@ -75,9 +75,16 @@ import (
 // A sequentialization with many contexts prints to hundreds of megabytes,
 // so ctx is watched; when it ends first, nothing is written and the error
 // is its cause.
-func Format(ctx context.Context, w io.Writer, p *Program) (err error) {
+func Format(ctx context.Context, w io.Writer, p *Program) error {
+	return FormatWith(ctx, w, p, Classic)
+}
+
+// FormatWith prints p in the given syntax: Classic is Format's; Moped
+// (see Syntax) takes only programs already within Moped's reach and
+// refuses the others with an error naming the construct.
+func FormatWith(ctx context.Context, w io.Writer, p *Program, syntax Syntax) (err error) {
 	defer halt.Recover(&err)
-	f := &formatter{p: p, ctx: ctx}
+	f := &formatter{p: p, ctx: ctx, syntax: syntax}
 	var buf bytes.Buffer
 	f.program(&buf)
 	if f.err != nil {
@@ -90,6 +97,7 @@ func Format(ctx context.Context, w io.Writer, p *Program) (err error) {
 type formatter struct {
 	ctx        context.Context
 	p          *Program
+	syntax     Syntax
 	err        error
 	sequential bool // one thread instance, no spawns: interleaving is moot
 	getafix    bool // threads chosen by the Getafix naming rule, not `thread`
@@ -146,7 +154,8 @@ func sanitize(s string) string {
 	if name == "" || '0' <= name[0] && name[0] <= '9' {
 		name = "_" + name
 	}
-	if name == "_" || lang.Lookup(name) != lang.IDENT {
+	if name == "_" || name == "print" || lang.Lookup(name) != lang.IDENT {
+		// print is a statement of Moped's and of some other dialects.
 		name += "_"
 	}
 	return name
@@ -201,15 +210,22 @@ func (f *formatter) names() {
 	f.procName = map[*Proc]string{}
 	f.allNames = map[string]bool{}
 	reserveAtomic := false
+	// Moped's target label is no other name, so that nothing hides it.
+	reserved := func(n namer) namer {
+		if f.syntax == Moped {
+			n[p.Targets[0]] = true
+		}
+		return n
+	}
 	for {
-		g := namer{}
+		g := reserved(namer{})
 		if reserveAtomic {
 			g["atomic"] = true
 		}
 		f.atomicVar = nil
 		for _, v := range p.Globals {
 			f.globalName[v] = g.take(sanitize(v.Name))
-			if f.getafix && f.globalName[v] == "atomic" {
+			if f.getafix && f.syntax == Classic && f.globalName[v] == "atomic" {
 				f.atomicVar = v
 			}
 		}
@@ -223,7 +239,7 @@ func (f *formatter) names() {
 		// atomic_begin/atomic_end and keep the name `atomic` unused.
 		reserveAtomic = true
 	}
-	pn := namer{}
+	pn := reserved(namer{})
 	threads := len(f.count)
 	// Fixed names first, so that no other procedure takes them.
 	if p.Init != nil {
@@ -344,6 +360,12 @@ func (f *formatter) program(buf *bytes.Buffer) {
 		return
 	}
 	f.sequential = !spawns && total == 1
+	if f.syntax == Moped {
+		f.mopedProgram()
+		if f.err != nil {
+			return
+		}
+	}
 	f.shared = map[*Var]bool{}
 	for _, v := range p.Globals {
 		f.shared[v] = true
@@ -369,7 +391,9 @@ func (f *formatter) program(buf *bytes.Buffer) {
 	f.names()
 
 	f.errLabels = []string{"error"}
-	if len(p.Targets) > 0 {
+	if f.syntax == Moped {
+		f.errLabels = p.Targets[:1] // mopedProgram checked it
+	} else if len(p.Targets) > 0 {
 		t := p.Targets[0]
 		switch {
 		case isDefaultTarget(t):
@@ -477,12 +501,21 @@ func isLabelName(s string) bool {
 	return sanitize(s) == s
 }
 
+// isLabel reports whether s can be written as a label in f's syntax:
+// Moped's labels are identifiers only.
+func (f *formatter) isLabel(s string) bool {
+	return isLabelName(s) && (f.syntax == Classic || strings.Trim(s, "0123456789") != "")
+}
+
 // declList prints `decl a, b := T;` in lines of at most eight names.
 func (f *formatter) declList(buf *bytes.Buffer, indent string, vars []*Var, names map[*Var]string) {
 	for i := 0; i < len(vars); i += 8 {
 		var parts []string
 		for _, v := range vars[i:min(i+8, len(vars))] {
 			s := names[v]
+			if v.Init != Unknown && f.syntax == Moped {
+				f.errorf(v.Pos, "variable %s has an initial value, which Moped's decl cannot give", v.Name)
+			}
 			switch v.Init {
 			case True:
 				s += " := T"
@@ -587,10 +620,14 @@ func (f *formatter) proc(buf *bytes.Buffer, pr *Proc, name string) {
 		f.declList(buf, "  ", pr.Locals[pr.Params:], pf.local)
 	}
 	if pr.Enforce != nil {
+		if f.syntax == Moped {
+			// Moped checks enforce at other points than bmc does.
+			f.errorf(pr.Pos, "procedure %s has an enforce clause, which Moped reads differently", pr.Name)
+		}
 		fmt.Fprintf(buf, "  enforce %s;\n", pf.expr(pr.Enforce, exprCtx{what: "enforce"}))
 	}
 	// Falling off `end` is the return of an unlabelled last `return;`.
-	if n := len(body); n > 0 && body[n-1].ret && pf.labelsOf(body[n-1]) == "" {
+	if n := len(body); n > 0 && body[n-1].ret && len(pf.labels(body[n-1])) == 0 {
 		body = body[:n-1]
 	}
 	pf.print(buf, body, 1)
@@ -601,6 +638,13 @@ func (f *formatter) proc(buf *bytes.Buffer, pr *Proc, name string) {
 // globals and locks the procedure uses, which they would hide.
 func (pf *procFmt) localNames() {
 	n := namer{"_": true}
+	if pf.syntax == Moped {
+		// Moped refuses a local named like a global or function.
+		for name := range pf.allNames {
+			n[name] = true
+		}
+		n[pf.p.Targets[0]] = true
+	}
 	isLocal := map[*Var]bool{}
 	for _, v := range pf.pr.Locals {
 		isLocal[v] = true
@@ -1011,7 +1055,7 @@ const maxDepth = 64
 
 // ifNode prints a test with guards c and !c as an if or while statement.
 func (pf *procFmt) ifNode(n, stop int, nested bool, c *Expr, then, els int) ([]*stmt, int, continuation) {
-	s := &stmt{kind: kIf, node: n, key: -1, cond: pf.expr(c, exprCtx{nondet: true, what: "a branch condition"})}
+	s := &stmt{kind: kIf, node: n, key: -1, cond: pf.expr(c, exprCtx{nondet: true, decider: true, what: "a branch condition"})}
 	switch {
 	case then == n:
 		// A test that jumps back to itself is an empty while loop.
@@ -1168,11 +1212,18 @@ func targets(e *Edge) int {
 // edgeCode prints one edge as one statement, or a few when the guard or
 // atomic mark cannot be part of it; the last continues at e.To.
 func (pf *procFmt) edgeCode(e *Edge) []*stmt {
-	guard := guardOf(e)
-	if guard != nil {
-		pf.expr(guard, exprCtx{nondet: true, what: "a guard"}) // only checks it
+	if pf.syntax == Moped {
+		if what := mopedMisses(e); what != "" {
+			pf.errorf(e.Pos, "%s edge in %s has %s, which Moped cannot read", e.Kind, pf.pr.Name, what)
+			return []*stmt{simple("skip")}
+		}
 	}
-	valCtx := exprCtx{nondet: true, what: "a value"}
+	guard := guardOf(e)
+	guardCtx := exprCtx{nondet: true, decider: true, what: "a guard"}
+	if guard != nil {
+		pf.expr(guard, guardCtx) // only checks it
+	}
+	valCtx := exprCtx{nondet: true, list: true, what: "a value"}
 	var main *stmt
 	carried := false // the statement itself carries the atomic mark
 	blocking := false
@@ -1184,7 +1235,7 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		case e.Atomic == AtomicEnd:
 			main, carried = simple("atomic_end"), true
 		case guard != nil:
-			main, guard = simple("assume("+pf.expr(guard, valCtx)+")"), nil
+			main, guard = simple("assume("+pf.expr(guard, guardCtx)+")"), nil
 		default:
 			main = simple("skip")
 			main.skip = true
@@ -1201,12 +1252,12 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		}
 		switch {
 		case len(names) == 0 && guard != nil:
-			main, guard = simple("assume("+pf.expr(guard, valCtx)+")"), nil
+			main, guard = simple("assume("+pf.expr(guard, guardCtx)+")"), nil
 		case len(names) == 0:
 			main = simple("skip")
 		case guard != nil:
 			stars := strings.TrimSuffix(strings.Repeat("*, ", len(names)), ", ")
-			main = simple(fmt.Sprintf("%s := %s constrain %s", strings.Join(names, ", "), stars, pf.expr(guard, valCtx)))
+			main = simple(fmt.Sprintf("%s := %s constrain %s", strings.Join(names, ", "), stars, pf.expr(guard, guardCtx)))
 			blocking = pf.readsShared(guard)
 			guard = nil
 		default:
@@ -1217,7 +1268,7 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 			pf.errorf(e.Pos, "assert without a condition")
 			return []*stmt{simple("skip")}
 		}
-		main = simple("assert(" + pf.expr(e.Cond, valCtx) + ")")
+		main = simple("assert(" + pf.expr(e.Cond, guardCtx) + ")")
 	case Call:
 		var b strings.Builder
 		if e.Spawn {
@@ -1263,7 +1314,7 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		if concurrent && pf.readsShared(guard) && !(e.Kind == Skip && e.Atomic == AtomicEnd) {
 			pf.errorf(e.Pos, "guarded %s edge in %s: its guard reads shared variables, so it cannot be split from the step in a concurrent program", e.Kind, pf.pr.Name)
 		}
-		code = append(code, simple("assume("+pf.expr(guard, valCtx)+")"))
+		code = append(code, simple("assume("+pf.expr(guard, guardCtx)+")"))
 	}
 	mark := e.Atomic
 	if carried {
@@ -1305,7 +1356,7 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 func (pf *procFmt) assign(e *Edge, guard *Expr) (*stmt, *Expr, bool) {
 	var names []string
 	var vals []string
-	valCtx := exprCtx{nondet: true, passive: true, what: "an assigned value"}
+	valCtx := exprCtx{nondet: true, passive: true, list: true, what: "an assigned value"}
 	for i, v := range e.Targets {
 		if v == nil {
 			continue // a discarded value has no effect
@@ -1338,9 +1389,13 @@ func (pf *procFmt) assign(e *Edge, guard *Expr) (*stmt, *Expr, bool) {
 			s.skip = true
 			return s, nil, false
 		}
-		return simple("assume(" + pf.expr(c, exprCtx{nondet: true, what: "a guard"}) + ")"), nil, false
+		return simple("assume(" + pf.expr(c, exprCtx{nondet: true, decider: true, what: "a guard"}) + ")"), nil, false
 	}
 	text := strings.Join(names, ", ") + " := " + strings.Join(vals, ", ")
+	if pf.syntax == Moped {
+		// No constrain clause (mopedMisses): the guard goes before.
+		return simple(text), guard, false
+	}
 	c := conj(cond, guard)
 	if c != nil {
 		text += " constrain " + pf.expr(c, exprCtx{nondet: true, primed: true, passive: true, what: "constrain"})
@@ -1396,13 +1451,35 @@ func (pf *procFmt) targetList(vs []*Var, pos lang.Pos) string {
 
 type exprCtx struct {
 	nondet, primed, passive bool
-	what                    string
+	// decider: the whole expression is the condition of if, while or
+	// assume; list: it is one element of a list of values (assigned,
+	// passed or returned). Moped's `*` is a decider only, and its
+	// schoose an element of such a list only.
+	decider, list bool
+	what          string
 }
 
 var binOps = map[Op]string{OpImplies: "=>", OpOr: "|", OpXor: "^", OpAnd: "&", OpEq: "="}
 
 func (pf *procFmt) expr(e *Expr, ctx exprCtx) string {
 	var b strings.Builder
+	if pf.syntax == Moped && e != nil {
+		switch {
+		case ctx.decider && IsNondetDecider(e):
+			return "*"
+		case ctx.list && e.Op == OpNondet:
+			return "schoose[F, F]"
+		}
+		ctx.nondet = false // nowhere else
+		if ctx.list && e.Op == OpChoose {
+			b.WriteString("schoose[")
+			pf.writeExpr(&b, e.X, false, ctx)
+			b.WriteString(", ")
+			pf.writeExpr(&b, e.Y, false, ctx)
+			b.WriteByte(']')
+			return b.String()
+		}
+	}
 	pf.writeExpr(&b, e, false, ctx)
 	return b.String()
 }
@@ -1448,8 +1525,18 @@ func (pf *procFmt) writeExpr(b *strings.Builder, e *Expr, operand bool, ctx expr
 		b.WriteString(name + "$")
 	case OpNot:
 		b.WriteByte('!')
+		if pf.syntax == Moped && e.X != nil && e.X.Op == OpNot {
+			// Moped's ! applies to a primary: !(!x), not !!x.
+			b.WriteByte('(')
+			pf.writeExpr(b, e.X, true, ctx)
+			b.WriteByte(')')
+			break
+		}
 		pf.writeExpr(b, e.X, true, ctx)
 	case OpChoose:
+		if pf.syntax == Moped {
+			pf.errorf(lang.Pos{}, "schoose inside an expression, in %s of %s, which Moped cannot read", ctx.what, pf.pr.Name)
+		}
 		b.WriteString("schoose[")
 		pf.writeExpr(b, e.X, false, ctx)
 		b.WriteString(", ")
@@ -1522,7 +1609,7 @@ func (pf *procFmt) nameLabels(body []*stmt) {
 			continue
 		}
 		for _, l := range pf.pr.Nodes[n].Labels {
-			if count[l] == 1 && isLabelName(l) && !used[l] && !asyncLabel.MatchString(l) {
+			if count[l] == 1 && pf.isLabel(l) && !used[l] && !asyncLabel.MatchString(l) {
 				pf.label[n] = used.take(l)
 				break
 			}
@@ -1547,6 +1634,9 @@ func (pf *procFmt) nameLabels(body []*stmt) {
 // label when it has one, else the program's; a label that is not a
 // default target is followed by `error`, for loading without --target.
 func (pf *procFmt) errorLabels(nd *Node) []string {
+	if pf.syntax == Moped {
+		return pf.errLabels // one target, which mopedProgram checked
+	}
 	for _, l := range nd.Labels {
 		if !isLabelName(l) || l == "endinit" || asyncLabel.MatchString(l) {
 			continue
@@ -1564,8 +1654,8 @@ func (pf *procFmt) errorLabels(nd *Node) []string {
 	return pf.errLabels
 }
 
-// labelsOf prints the labels that precede s.
-func (pf *procFmt) labelsOf(s *stmt) string {
+// labels are the labels that precede s.
+func (pf *procFmt) labels(s *stmt) []string {
 	var ls []string
 	if s.node >= 0 {
 		if nd := pf.pr.Nodes[s.node]; nd.Error {
@@ -1581,18 +1671,29 @@ func (pf *procFmt) labelsOf(s *stmt) string {
 	if s.key >= 0 {
 		ls = append(ls, pf.label[s.key])
 	}
-	var b strings.Builder
-	for _, l := range ls {
-		b.WriteString(l + ": ")
-	}
-	return b.String()
+	return ls
 }
 
 func (pf *procFmt) print(buf *bytes.Buffer, list []*stmt, depth int) {
 	indent := strings.Repeat("  ", depth)
+	if len(list) == 0 && pf.syntax == Moped {
+		buf.WriteString(indent + "skip;\n") // Moped has no empty statement list
+		return
+	}
 	for _, s := range list {
 		halt.Point(pf.ctx)
-		buf.WriteString(indent + pf.labelsOf(s))
+		ls := pf.labels(s)
+		if pf.syntax == Moped {
+			// One label a statement: the others go on skips before it.
+			for len(ls) > 1 {
+				buf.WriteString(indent + ls[0] + ": skip;\n")
+				ls = ls[1:]
+			}
+		}
+		buf.WriteString(indent)
+		for _, l := range ls {
+			buf.WriteString(l + ": ")
+		}
 		switch s.kind {
 		case kSimple:
 			buf.WriteString(s.text + ";\n")
@@ -1603,6 +1704,9 @@ func (pf *procFmt) print(buf *bytes.Buffer, list []*stmt, depth int) {
 			}
 			if s.kind == kFork {
 				buf.WriteString("start_thread ")
+			} else if len(ls) > 1 && pf.syntax == Moped {
+				pf.gotoChain(buf, ls, indent)
+				continue
 			}
 			buf.WriteString("goto " + strings.Join(ls, ", ") + ";\n")
 		case kIf:
@@ -1619,4 +1723,22 @@ func (pf *procFmt) print(buf *bytes.Buffer, list []*stmt, depth int) {
 			buf.WriteString(indent + "od\n")
 		}
 	}
+}
+
+// gotoChain prints `goto L1, ..., Ln;` for Moped, whose goto has one
+// target: `if (*) then goto L1; elsif (*) then goto L2; ... else goto Ln;
+// fi`, a choice of one of them, as before.
+func (pf *procFmt) gotoChain(buf *bytes.Buffer, labels []string, indent string) {
+	for i, l := range labels {
+		switch {
+		case i == 0:
+			buf.WriteString("if (*) then\n")
+		case i < len(labels)-1:
+			buf.WriteString(indent + "elsif (*) then\n")
+		default:
+			buf.WriteString(indent + "else\n")
+		}
+		buf.WriteString(indent + "  goto " + l + ";\n")
+	}
+	buf.WriteString(indent + "fi\n")
 }

@@ -774,3 +774,61 @@ func TestFormatRejects(t *testing.T) {
 		t.Errorf("guard not printed as assume:\n%s", text)
 	}
 }
+
+// TestFormatMopedRefuses: the Moped syntax takes only programs lowered
+// for it (package moped); anything else is an error naming the construct.
+func TestFormatMopedRefuses(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{`decl g; void main() begin assert(g); end`, "an assertion"},
+		{`decl g := T; void main() begin skip; end`, "initial value"},
+		{`decl g, h; void main() begin g := * constrain 'g = h; end`, "a constrain clause"},
+		{`decl g; void main() begin dead g; end`, "dead variables"},
+		{`decl g; void main() begin atomic_begin; g := T; atomic_end; end`, "an atomic mark"},
+		{`bool<2> f() begin return T, F; end void main() begin decl a; a, _ := f(); end`, "a discarded result"},
+		{`lock m; void main() begin acquire(m); end`, "lock m"},
+		{`void init() begin skip; end void main() begin skip; end`, "init"},
+		{`decl g; void main() begin enforce g; skip; end`, "enforce"},
+		{`decl g; void main() begin g := g & *; end`, "* (nondeterministic value)"},
+		{`decl g; void main() begin g := !schoose[g, F]; end`, "schoose inside an expression"},
+		{`thread void a() begin skip; end thread void b() begin skip; end`, "sequential programs only"},
+	}
+	for _, c := range cases {
+		p, _, err := ir.Load(context.Background(), "p.bpl", []byte(c.src), ir.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		p.Targets = []string{"error"} // as lowered: one label
+		var buf bytes.Buffer
+		err = ir.FormatWith(context.Background(), &buf, p, ir.Moped)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.src, err, c.want)
+		}
+	}
+	// Without those, the text differs from the classic one as documented.
+	p, _, err := ir.Load(context.Background(), "p.bpl", []byte(`decl g, print;
+void main() begin
+  goto A, B, C;
+  A: g := *; goto D;
+  B: g := !!g; goto D;
+  C: if (*) then D: skip; fi
+end`), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Targets = []string{"error"}
+	var buf bytes.Buffer
+	if err := ir.FormatWith(context.Background(), &buf, p, ir.Moped); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, want := range []string{"if (*) then\n", "elsif (*) then\n", "schoose[F, F]", "!(!g)", "print_", "if (*) then"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	for _, not := range []string{"goto A, B", ":= *", "!!"} {
+		if strings.Contains(text, not) {
+			t.Errorf("%q in\n%s", not, text)
+		}
+	}
+}
