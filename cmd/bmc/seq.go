@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
 	"bmc/ir"
+	"bmc/moped"
 	"bmc/seq"
 )
 
@@ -19,13 +22,18 @@ type seqFlags struct {
 	switches    int
 	threads     string
 	target      string
+	forTool     string
+	output      string
 	limits      limitFlags
 }
+
+// seqFor are the tools `bmc seq --for` prints for.
+var seqFor = []string{"bmc", "moped"}
 
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
 	var f seqFlags
 	cmd := &cobra.Command{
-		Use:   "seq (--eager | --lazy) (-k K | --switches N) prog.bpl",
+		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl",
 		Short: "Print the sequential program that simulates the concurrent one within a bound",
 		Long: `Print, as a Boolean program in the classic syntax, the sequentialization bmc
 checks for a concurrent program: its violations are exactly those of the
@@ -37,7 +45,14 @@ Getafix, or bmc check itself) to compare verdicts.
             thread runs once through all of its contexts (Lal-Reps;
             La Torre, Madhusudan, Parlato, CAV 2009, section 4)
   --lazy    each context re-runs its thread from the start, so only
-            reachable states are visited (CAV 2009, section 5)`,
+            reachable states are visited (CAV 2009, section 5)
+
+  --for bmc    bmc's own syntax (the default): read it with bmc check
+  --for moped  only what Moped 1.0.15 reads, with our meaning: every
+               violation is a call of a function whose statement carries
+               the label error; the header and standard error show the
+               Moped command line (YES. means a violation, NO. none;
+               Moped has no call depth bound)`,
 		Args: exactlyOneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSeq(cmd, args[0], &f, stdout, stderr)
@@ -50,6 +65,8 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
+	fl.StringVar(&f.forTool, "for", "bmc", "the tool that reads the program: bmc or moped")
+	fl.StringVarP(&f.output, "output", "o", "", "write the program to `FILE` instead of standard output")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -67,6 +84,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return usageErr("bmc seq: -k must be between 1 and %d, got %d", driver.MaxRounds, f.rounds)
 	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
 		return usageErr("bmc seq: --switches must be between 0 and %d, got %d", driver.MaxSwitches, f.switches)
+	}
+	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
+		return err
 	}
 	if err := f.limits.validate("bmc seq"); err != nil {
 		return err
@@ -98,18 +118,43 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
-	var buf bytes.Buffer
 	method := "lazy"
 	if f.eager {
 		method = "eager"
 	}
-	fmt.Fprintf(&buf, "// bmc seq --%s: %s within %s, sequentialized\n", method, path, bd)
-	switch err := ir.Format(ctx, &buf, sp.Seq); {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
+	print := func() error { return ir.Format(ctx, &buf, sp.Seq) }
+	var run string
+	if f.forTool == "moped" {
+		file := f.output
+		if file == "" {
+			file = "FILE"
+		}
+		run = strings.Join(moped.Command("moped", file), " ")
+		fmt.Fprintf(&buf, "// for Moped 1.0.15: a violation within the bound is the reachability of label %s\n", moped.Label)
+		fmt.Fprintf(&buf, "// run: %s   (YES. a violation, NO. none; Moped has no call depth bound)\n", run)
+		print = func() error { return moped.Format(ctx, &buf, sp.Seq) }
+	}
+	switch err := print(); {
 	case endedBy(ctx, err):
 		return gaveUp("bmc seq", limitErr(ctx, "printing"))
 	case err != nil:
 		return &exitError{code: exitInternal, msg: "bmc seq: " + err.Error()}
 	}
-	_, err = stdout.Write(buf.Bytes())
-	return err
+	if f.output != "" {
+		if err := os.WriteFile(f.output, buf.Bytes(), 0o644); err != nil {
+			return usageErr("bmc seq: %v", err)
+		}
+	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	if run != "" {
+		where := ""
+		if f.output == "" {
+			where = " (FILE: where you saved the output, or give -o FILE)"
+		}
+		fmt.Fprintf(stderr, "bmc seq: violations reach label %s; check with: %s%s\n", moped.Label, run, where)
+	}
+	return nil
 }

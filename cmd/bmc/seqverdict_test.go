@@ -193,15 +193,29 @@ type seqRun struct {
 	engine  string // explicit, or bmc where the explicit search was too large
 }
 
-// checkSeq prints the sequentialization with `bmc seq`, parses it back
-// and searches it with the explicit engine as a one-thread program; where
-// that search is too large and the program is loop-free and
-// non-recursive, BMC on the unwound program (encode.Unwind, which covers
-// every execution) decides it instead, and for an unsafe line BMC
-// unrolled seqBMCSteps steps may find the violation.
+// checkSeq prints the sequentialization with `bmc seq` and decides it
+// as a sequential program (decideSeq); the eager translation is not
+// searched explicitly beyond eagerMaxGuessed guessed globals.
 func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int) seqRun {
 	t.Helper()
-	args := []string{"seq", "--" + method, b.flag, strconv.Itoa(b.n)}
+	_, p := printSeq(t, c, method, b, "bmc")
+	guessed := 0
+	for _, g := range p.Globals {
+		if g.Init == ir.Unknown {
+			guessed++
+		}
+	}
+	r := decideSeq(t, c, p, c.depth+mainFrame, maxStates, method != "eager" || guessed <= eagerMaxGuessed)
+	r.guessed = guessed
+	return r
+}
+
+// printSeq prints the sequentialization with `bmc seq --for forTool`
+// and parses it back as bmc's own language; it must be a one-thread
+// program starting in main.
+func printSeq(t *testing.T, c seqCase, method string, b seqBound, forTool string) (string, *ir.Program) {
+	t.Helper()
+	args := []string{"seq", "--" + method, b.flag, strconv.Itoa(b.n), "--for", forTool}
 	if c.threads != "" {
 		args = append(args, "--threads", c.threads)
 	}
@@ -224,17 +238,23 @@ func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int)
 	if len(p.Threads) != 1 || p.Threads[0].Count != 1 || p.Threads[0].Unbounded || p.Threads[0].Proc.Name != "main" {
 		t.Fatalf("%v: the output of bmc %s is not a one-thread program starting in main: %d thread specs", c, strings.Join(args, " "), len(p.Threads))
 	}
+	return stdout.String(), p
+}
+
+// decideSeq searches a printed sequential program with the explicit
+// engine (when explicitly is set) up to maxStates states; where that
+// search is too large and the program is loop-free and non-recursive,
+// BMC on the unwound program (encode.Unwind, which covers every
+// execution) decides it instead, and for an unsafe line BMC unrolled
+// seqBMCSteps steps may find the violation.
+func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, explicitly bool) seqRun {
+	t.Helper()
 	r := seqRun{engine: "explicit"}
-	for _, g := range p.Globals {
-		if g.Init == ir.Unknown {
-			r.guessed++
-		}
-	}
-	depth := c.depth + mainFrame
-	if method != "eager" || r.guessed <= eagerMaxGuessed {
+	if explicitly {
 		o := explicit.DefaultOptions()
 		o.Depth = depth
 		o.MaxStates = maxStates
+		o.Timeout = seqBMCTimeout
 		ck, err := explicit.New(p, o)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
@@ -244,7 +264,7 @@ func checkSeq(t *testing.T, c seqCase, method string, b seqBound, maxStates int)
 		switch {
 		case res.Verdict != explicit.Unknown:
 			r.verdict = res.Verdict.String()
-		case hasLimit(res, "state limit"):
+		case hasLimit(res, "state limit"), hasLimit(res, "timeout"):
 			r.verdict = "too large"
 		case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
 			r.verdict = "depth-bound"

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bmc/explicit"
+	"bmc/internal/corpus"
+	"bmc/ir"
+	"bmc/moped"
+)
+
+// Limits of TestSeqForMoped: the states the explicit search of one
+// printed program may store (philosophers_trylock's eager program at one
+// switch needs 725,000; permutation16's guesses 2^16 shared states for
+// its second context and needs 4.2 million, 40 s, so it is logged as
+// undecided), and the extra frames of the printed program (main, which
+// runs the threads, and violation, which holds the error label).
+const (
+	mopedStates      = 1_000_000
+	mopedExtraFrames = 2
+)
+
+// mopedCase is a program and the options of one check of it: both
+// sequentializations at bounds, the lazy one also at lazyBounds.
+type mopedCase struct {
+	seqCase
+	bounds, lazyBounds []seqBound
+}
+
+// mopedCases are every example, with each thread count, target and depth
+// its safety expect lines use, and every concurrent corpus program whose
+// manifest names a round bound; each at two bounds, one of each kind:
+// -k 1 and --switches 1 (a one-thread program at -k 1 and --switches 0,
+// which both cover every execution). The eager programs grow fast: at
+// --switches 2 the explicit search of the Bluetooth ones needs 3 million
+// states, and the SafeStack programs print to tens of megabytes at 2
+// rounds; so only the lazy translation of an example also runs at -k 2,
+// where three of them have their violations.
+func mopedCases(t *testing.T) []mopedCase {
+	var out []mopedCase
+	seen := map[string]bool{}
+	for _, c := range seqCases(t) {
+		key := fmt.Sprintf("%s|%s|%s|%d", c.path, c.threads, c.target, c.depth)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		mc := mopedCase{seqCase: c, bounds: []seqBound{{"-k", 1}, {"--switches", 1}}, lazyBounds: []seqBound{{"-k", 2}}}
+		if threadCount(t, c.path, c.threads, c.target) == 1 {
+			mc.bounds, mc.lazyBounds = []seqBound{{"-k", 1}, {"--switches", 0}}, nil
+		}
+		mc.want, mc.note = "", ""
+		out = append(out, mc)
+	}
+	cases, err := corpus.Load("../../shared/bench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range cases {
+		b := k.Bounds()
+		if k.Kind != "concurrent" || b.Rounds == 0 {
+			continue
+		}
+		out = append(out, mopedCase{seqCase: seqCase{path: k.Path(), target: b.Target, depth: 16}, bounds: []seqBound{{"-k", 1}, {"--switches", 1}}})
+	}
+	return out
+}
+
+// originalVerdict is the explicit engine's verdict on the original
+// program within b: safe, unsafe, depth-bound or unknown.
+func originalVerdict(t *testing.T, c seqCase, b seqBound) string {
+	t.Helper()
+	opts := ir.Options{Target: c.target}
+	if c.threads != "" {
+		tc, err := ir.ParseThreads(c.threads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Threads = tc
+	}
+	p, err := load(c.path, opts, io.Discard)
+	if err != nil {
+		t.Fatalf("%s: %v", c.path, err)
+	}
+	o := explicit.DefaultOptions()
+	o.Depth, o.MaxStates = c.depth, 2_000_000
+	if b.flag == "-k" {
+		o.Rounds = b.n
+	} else {
+		o.Switches = b.n
+	}
+	ck, err := explicit.New(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ck.Run(context.Background())
+	switch {
+	case res.Verdict != explicit.Unknown:
+		return res.Verdict.String()
+	case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
+		return "depth-bound"
+	}
+	return "unknown"
+}
+
+// TestSeqForMoped checks `bmc seq --for moped` on every example and every
+// concurrent corpus program with a round bound, each at two bounds, with
+// both sequentializations: the text is only what Moped reads with our
+// meaning (moped.CheckText, our own recogniser of its grammar, run here
+// on the output once more), and our own checker on the printed program,
+// read back with its error label, gives the original's verdict: the
+// explicit engine on the original against the explicit engine (or BMC on
+// the unwound program, where that search is too large) on the printed
+// one, with two more frames (so that where the original meets the depth
+// bound, the printed program may find a violation the original has
+// with two more frames). When Moped is installed, it reads every file
+// and its verdict agrees too (it has no call depth bound, so a
+// depth-bound original is not compared); otherwise that part is skipped
+// with a message.
+func TestSeqForMoped(t *testing.T) {
+	exe := os.Getenv("BMC_MOPED")
+	if exe == "" {
+		exe = "moped"
+	}
+	exe, err := moped.Find(exe)
+	if err != nil {
+		t.Logf("Moped is not installed, so Moped's verdicts are not compared (%v; docs/USAGE.md says how to build it, BMC_MOPED names it)", err)
+		exe = ""
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	tally := map[string]int{}
+	count := func(key string) {
+		mu.Lock()
+		tally[key]++
+		mu.Unlock()
+	}
+	for _, mc := range mopedCases(t) {
+		name := filepath.Base(mc.path)
+		if mc.threads != "" {
+			name += " " + mc.threads
+		}
+		if mc.depth != 16 {
+			name += fmt.Sprintf(" depth %d", mc.depth)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, b := range mc.bounds {
+				count(checkForMoped(t, mc.seqCase, "lazy", b, exe))
+				count(checkForMoped(t, mc.seqCase, "eager", b, exe))
+			}
+			for _, b := range mc.lazyBounds {
+				count(checkForMoped(t, mc.seqCase, "lazy", b, exe))
+			}
+		})
+	}
+	t.Cleanup(func() {
+		var keys []string
+		for k, n := range tally {
+			keys = append(keys, fmt.Sprintf("%s: %d", k, n))
+		}
+		sort.Strings(keys)
+		t.Logf("%s, in %v", strings.Join(keys, ", "), time.Since(start).Round(time.Millisecond))
+		if tally["ours agree"] == 0 {
+			t.Error("no printed program was decided")
+		}
+	})
+}
+
+// checkForMoped checks the method's program printed for Moped at bound b
+// (TestSeqForMoped) and says how it went.
+func checkForMoped(t *testing.T, c seqCase, method string, b seqBound, exe string) string {
+	t.Helper()
+	what := fmt.Sprintf("%s %v", method, b)
+	c.want = originalVerdict(t, c, b)
+	text, p := printSeq(t, c, method, b, "moped")
+	if err := moped.CheckText([]byte(text), moped.Label); err != nil {
+		t.Fatalf("%s: the output is not what Moped reads: %v", what, err)
+	}
+	if len(p.Targets) == 0 || p.Targets[0] != moped.Label {
+		t.Fatalf("%s: the printed program's error label is %v, not %s", what, p.Targets, moped.Label)
+	}
+	outcome := "ours agree"
+	r := decideSeq(t, c, p, c.depth+mopedExtraFrames, mopedStates, true)
+	deeper := c.want
+	if c.want == "depth-bound" && r.verdict != c.want {
+		// The printed program's frames hold up to two more of the
+		// original's (the eager one records a violation in the thread
+		// and calls violation from main): a violation there is the
+		// original's with as many more.
+		d := c
+		d.depth += mopedExtraFrames
+		deeper = originalVerdict(t, d, b)
+	}
+	switch {
+	case c.want == "unknown":
+		outcome = "original unknown"
+	case r.verdict == c.want || r.verdict == deeper:
+	case r.verdict == "too large" || strings.HasPrefix(r.verdict, "unknown") || r.skipped:
+		outcome = "ours undecided"
+		t.Logf("%s: original %s; the printed program is not decided (%s, %s)", what, c.want, r.verdict, r.engine)
+	default:
+		t.Errorf("%s: the printed program is %s (%s, %d states), the original %s", what, r.verdict, r.engine, r.states, c.want)
+	}
+	if exe == "" || c.want != "safe" && c.want != "unsafe" {
+		return outcome
+	}
+	file := filepath.Join(t.TempDir(), "prog.bp")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	switch reachable, err := moped.Run(ctx, exe, file); {
+	case err != nil:
+		t.Errorf("%s: %v", what, err)
+	case reachable != (c.want == "unsafe"):
+		t.Errorf("%s: Moped says reachable=%v, the original is %s", what, reachable, c.want)
+	default:
+		outcome += ", moped agrees"
+	}
+	return outcome
+}
