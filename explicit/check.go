@@ -279,11 +279,14 @@ func (c *Checker) search(ctx context.Context) string {
 		if v := c.violation; v != nil && !(cost{at.stmts + 1, at.switches}).less(v.cost) {
 			return ""
 		}
-		if len(c.keys) > c.opts.MaxStates {
+		if c.full() {
 			return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
 		}
 		c.cur, c.curCost = id, at
 		c.expand(decode(c.prog, []byte(c.keys[id])))
+	}
+	if c.full() {
+		return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
 	}
 	return StopReason(ctx)
 }
@@ -291,6 +294,18 @@ func (c *Checker) search(ctx context.Context) string {
 // stopping reports whether the context has ended (a step made again for
 // a trace is finished regardless).
 func (c *Checker) stopping() bool { return !c.quiet && c.stopped.Load() }
+
+// full reports whether the states found, with those of the move under
+// way, exceed the state limit (a step made again for a trace is
+// finished regardless).
+func (c *Checker) full() bool {
+	return !c.quiet && len(c.keys)+len(c.localNext) > c.opts.MaxStates
+}
+
+// halted reports whether the search must end: its context has ended or
+// the state limit is exceeded. One step can have exponentially many
+// outcomes, so it is looked at before each.
+func (c *Checker) halted() bool { return c.stopping() || c.full() }
 
 // StopReason names why ctx ended, for Result.Limits: "timeout" for its
 // deadline, else its cause (the memory limit, say). Every engine words
@@ -379,7 +394,7 @@ func (c *Checker) enforce(states []*state, threads []int) []*state {
 	for _, t := range threads {
 		var kept []*state
 		for _, s := range states {
-			if c.stopping() {
+			if c.halted() {
 				return nil
 			}
 			th := &s.threads[t]
@@ -393,7 +408,7 @@ func (c *Checker) enforce(states []*state, threads []int) []*state {
 				slots = append(slots, s.varSlot(v, t))
 			}
 			for r := range splits(s, slots) {
-				if c.stopping() {
+				if c.halted() {
 					return nil
 				}
 				en := &env{s: r, t: t, passive: -1}
@@ -481,7 +496,7 @@ func (c *Checker) expand(s *state) {
 		price = cost{} // the first thread is chosen freely
 	}
 	for t := range s.threads {
-		if t == s.cur || !s.threads[t].alive() || c.stopping() {
+		if t == s.cur || !s.threads[t].alive() || c.halted() {
 			continue
 		}
 		if n := c.switchTo(s, t); n != nil {
@@ -559,7 +574,7 @@ func (c *Checker) runThread(s *state, t int, price cost) {
 			c.from = m
 			c.local = c.reduce && !m.s.init && !c.visible[top.proc.Index][top.pc]
 			for _, e := range top.proc.Nodes[top.pc].Out {
-				if c.stopping() {
+				if c.halted() {
 					return
 				}
 				rec := stepRec{kind: recStep, thread: int16(t), edge: int32(e.ID)}

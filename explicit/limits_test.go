@@ -86,3 +86,34 @@ func TestSplitEndsWithItsContext(t *testing.T) {
 		t.Errorf("verdict %s, limits %q; want unknown with a timeout", res.Verdict, res.Limits)
 	}
 }
+
+// TestSplitEndsAtTheStateLimit: a guard x_i = y_i over 40 pairs of
+// arbitrary globals has 2^40 satisfying refinements, which the state
+// limit cuts short: the answer is unknown at once.
+func TestSplitEndsAtTheStateLimit(t *testing.T) {
+	var xs, ys, eqs []string
+	for i := 0; i < 40; i++ {
+		xs, ys = append(xs, fmt.Sprintf("x%d", i)), append(ys, fmt.Sprintf("y%d", i))
+		eqs = append(eqs, fmt.Sprintf("x%d = y%d", i, i))
+	}
+	src := fmt.Sprintf("decl %s, %s;\nvoid main() begin assume(%s); assert(F); end\n",
+		strings.Join(xs, ", "), strings.Join(ys, ", "), strings.Join(eqs, " & "))
+	p, _, err := ir.Load(context.Background(), "pairs.bpl", []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.MaxStates = 10_000
+	c, err := New(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := c.Run(context.Background())
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the search took %s", took.Round(time.Millisecond))
+	}
+	if res.Verdict != Unknown || !slices.Contains(res.Limits, "state limit (10000 states)") {
+		t.Errorf("verdict %s, limits %q; want unknown at the state limit", res.Verdict, res.Limits)
+	}
+}

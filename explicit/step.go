@@ -160,9 +160,9 @@ func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 	// sequentialization's copies of the shared state) keeps one value
 	// instead of every combination.
 	own := len(r.vars) - len(r.guard)
-	for g := range satisfying(s, t, e.Guard, slots[own:]) {
+	for g := range c.satisfying(s, t, e.Guard, slots[own:]) {
 		for v := range splits(g, slots[:own]) {
-			if c.failed || c.stopping() {
+			if c.failed || c.halted() {
 				return
 			}
 			c.apply(v, t, e, emit)
@@ -174,13 +174,17 @@ func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 // splitting the unknown slots (read by the guard only) one at a time,
 // the last first, and only while the guard's value depends on them.
 // When the guard needs all of them, the refinements come in the order
-// of splits.
-func satisfying(s *state, t int, guard *ir.Expr, slots []slot) iter.Seq[*state] {
+// of splits. The search's limits end the splitting, which can be
+// exponential (x = y with both arbitrary, for many pairs).
+func (c *Checker) satisfying(s *state, t int, guard *ir.Expr, slots []slot) iter.Seq[*state] {
 	return func(yield func(*state) bool) {
 		var walk func(s *state, n int) bool // n: slots[:n] may be unknown
 		walk = func(s *state, n int) bool {
 			if guard == nil {
 				return yield(s)
+			}
+			if c.halted() {
+				return false
 			}
 			v := (&env{s: s, t: t, passive: -1}).eval(guard)
 			if v&canT == 0 {
@@ -347,7 +351,7 @@ func (c *Checker) assign(v *state, t int, e *ir.Edge, en *env, emit func(*state)
 	post := map[*ir.Var]ir.Value{}
 	var rec func(k int)
 	rec = func(k int) {
-		if c.failed || c.stopping() {
+		if c.failed || c.halted() {
 			return
 		}
 		if k == len(enumerated) {
