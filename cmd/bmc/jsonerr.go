@@ -7,11 +7,12 @@ import (
 	"strings"
 )
 
-// jsonRequested reports whether args ask `bmc check` for JSON. It reads
-// the arguments before cobra does, so that cobra's own errors (an unknown
-// flag, a missing file argument) are answered in JSON too.
+// jsonRequested reports whether args ask `bmc check` or `bmc compare`
+// for JSON. It reads the arguments before cobra does, so that cobra's own
+// errors (an unknown flag, a missing file argument) are answered in JSON
+// too.
 func jsonRequested(args []string) bool {
-	if len(args) == 0 || args[0] != "check" {
+	if len(args) == 0 || args[0] != "check" && args[0] != "compare" {
 		return false
 	}
 	on := false
@@ -38,7 +39,7 @@ type jsonErrorEntry struct {
 	Col     int    `json:"col,omitempty"`
 }
 
-// jsonErrorDoc is the answer of `bmc check --json` that has no verdict:
+// jsonErrorDoc is the answer of `bmc check --json` (or compare) that has no verdict:
 // bad input, a usage error or an internal error.
 type jsonErrorDoc struct {
 	File       string           `json:"file,omitempty"`

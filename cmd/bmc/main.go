@@ -90,7 +90,8 @@ func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 		// Cobra's own errors: unknown command, wrong argument count.
 		ee = &exitError{code: exitBadInput, msg: "bmc: " + err.Error(), hint: "Run 'bmc --help' for usage."}
 	}
-	if asJSON && (ee.code == exitBadInput || ee.code == exitInternal) {
+	if asJSON && (ee.code == exitBadInput || ee.code == exitInternal) && ee.Error() != "" {
+		// (An empty message: the output, a JSON document, has said it.)
 		if werr := writeJSONError(stdout, ee); werr != nil {
 			fmt.Fprintf(stderr, "bmc: %v\n", werr)
 		}
@@ -120,7 +121,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageHint("bmc "+c.Name(), "bmc %s: %v", c.Name(), err)
 	})
-	root.AddCommand(newCheck(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newCompare(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr))
 	return root
 }
 

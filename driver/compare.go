@@ -1,0 +1,163 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/moped"
+	"bmc/seq"
+	"bmc/smt"
+)
+
+// CompareOptions are the bounds and limits of a comparison.
+type CompareOptions struct {
+	Bound seq.Bound
+	// Explicit carries the call depth and the explicit engine's limits;
+	// its context bound is Bound.
+	Explicit explicit.Options
+	// Timeout limits each run (0: none).
+	Timeout time.Duration
+	// Moped is the Moped executable; "" leaves Moped out.
+	Moped    string
+	Progress io.Writer // one line a finished run; nil: quiet
+}
+
+// Run is one engine's answer in a comparison.
+type Run struct {
+	Engine  string
+	Verdict string // safe, unsafe, unknown or error
+	Elapsed time.Duration
+	Detail  string // what limited an unknown run, an error's message, or statistics
+}
+
+// Decided reports whether the run answered safe or unsafe.
+func (r Run) Decided() bool { return r.Verdict == "safe" || r.Verdict == "unsafe" }
+
+// Compare checks p within o.Bound with each of our engines that can:
+// the explicit engine, BMC on the eager and lazy sequentializations with
+// gini and (when built) Z3, and Moped on our eager and lazy sequential
+// programs printed for it, one after the other, each under o.Timeout.
+// Every run's verdict comes from its own algorithm; Compare only
+// collects them. Moped has no call depth bound, so it can decide a
+// program on which our engines stop at the depth bound.
+func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error) {
+	if err := seq.Supported(p); err != nil {
+		return nil, &UsageError{fmt.Sprintf("the program cannot be sequentialized, so only the explicit engine could check it: %v", err)}
+	}
+	if err := SeqFits(p, o.Bound, MemoryLimit(ctx)); err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	ex := o.Explicit
+	ex.Rounds, ex.Switches = o.Bound.Rounds, o.Bound.Switches
+	if o.Bound.Rounds > 0 {
+		ex.Switches = -1
+	}
+	type job struct {
+		engine string
+		run    func(context.Context) Run
+	}
+	ours := func(name, engine, method, solver string) job {
+		opts := Options{Engine: engine, Solver: solver, Seq: method, MaxSteps: 50, Explicit: ex}
+		return job{name, func(ctx context.Context) Run {
+			res, err := Check(ctx, p, opts)
+			if err != nil {
+				return Run{Verdict: "error", Detail: err.Error()}
+			}
+			r := Run{Verdict: res.Verdict.String(), Detail: res.Stats}
+			if res.Verdict == explicit.Unknown {
+				r.Detail = strings.Join(res.Limits, "; ")
+			}
+			return r
+		}}
+	}
+	jobs := []job{ours("explicit", "explicit", "auto", "gini")}
+	solvers := []string{"gini"}
+	if smt.Available {
+		solvers = append(solvers, "z3")
+	}
+	for _, solver := range solvers {
+		for _, method := range []string{"eager", "lazy"} {
+			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", method, solver), "bmc", method, solver))
+		}
+	}
+	if o.Moped != "" {
+		for _, method := range []string{"eager", "lazy"} {
+			jobs = append(jobs, job{"moped " + method, func(ctx context.Context) Run { return runMoped(ctx, p, o, method) }})
+		}
+	}
+	var runs []Run
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		runCtx, cancel := ctx, context.CancelFunc(func() {})
+		if o.Timeout > 0 {
+			runCtx, cancel = context.WithTimeout(ctx, o.Timeout)
+		}
+		start := time.Now()
+		r := j.run(runCtx)
+		cancel()
+		r.Engine, r.Elapsed = j.engine, time.Since(start)
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "compare: %s: %s (%.2fs)\n", r.Engine, r.Verdict, r.Elapsed.Seconds())
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// runMoped prints the method's sequentialization of p for Moped into a
+// temporary file and asks Moped whether its error label is reachable.
+func runMoped(ctx context.Context, p *ir.Program, o CompareOptions, method string) Run {
+	translate := seq.Lazy
+	if method == "eager" {
+		translate = seq.Eager
+	}
+	limited := func(what string) Run {
+		return Run{Verdict: "unknown", Detail: explicit.StopReason(ctx) + " " + what}
+	}
+	sp, err := translate(ctx, p, o.Bound)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return limited("while sequentializing")
+	case err != nil:
+		return Run{Verdict: "error", Detail: err.Error()}
+	}
+	dir, err := os.MkdirTemp("", "bmc-compare-")
+	if err != nil {
+		return Run{Verdict: "error", Detail: err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, method+".bp")
+	f, err := os.Create(file)
+	if err != nil {
+		return Run{Verdict: "error", Detail: err.Error()}
+	}
+	err = moped.Format(ctx, f, sp.Seq)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return limited("while printing the program for Moped")
+	case err != nil:
+		return Run{Verdict: "error", Detail: err.Error()}
+	}
+	reachable, err := moped.Run(ctx, o.Moped, file)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return limited("(Moped was stopped)")
+	case err != nil:
+		return Run{Verdict: "error", Detail: err.Error()}
+	case reachable:
+		return Run{Verdict: "unsafe", Detail: "label " + moped.Label + " reachable"}
+	}
+	return Run{Verdict: "safe", Detail: "label " + moped.Label + " unreachable, any call depth"}
+}
