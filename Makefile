@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped
 
 all: build
 
@@ -62,6 +62,12 @@ bench: deps
 # cell: options (BENCH_TIMEOUT, BENCH_PROGRAMS, ...) in scripts/bench-tables.sh.
 bench-tables: build
 	BMC=./$(BIN) bash scripts/bench-tables.sh
+
+# The table of Moped beside our engines (docs/BENCHMARKS.md): bmc compare
+# on the concurrent examples at 2 and 3 rounds; Moped's columns only when
+# it is installed. Options in scripts/bench-moped.sh.
+bench-moped: build
+	BMC=./$(BIN) bash scripts/bench-moped.sh
 
 clean:
 	rm -rf bin

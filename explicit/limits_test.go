@@ -58,62 +58,51 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 	}
 }
 
-// TestSplitEndsWithItsContext: one step that reads 48 arbitrary globals
-// has 2^48 refinements, which are made one at a time, so that a timeout
-// ends the search at once instead of after the memory is gone.
-func TestSplitEndsWithItsContext(t *testing.T) {
-	var names []string
+// TestSplitEnds: a step with exponentially many refinements is ended by
+// the search's limits at once, not after the memory is gone: 2^48 of one
+// assertion reading 48 arbitrary globals by the timeout (they are made
+// one at a time), 2^40 of a guard x_i = y_i over 40 pairs of arbitrary
+// globals by the state limit.
+func TestSplitEnds(t *testing.T) {
+	var names, xs, ys, eqs []string
 	for i := 0; i < 48; i++ {
 		names = append(names, fmt.Sprintf("g%d", i))
 	}
-	src := fmt.Sprintf("decl %s;\nvoid main() begin assert(%s | T); end\n", strings.Join(names, ", "), strings.Join(names, " ^ "))
-	p, _, err := ir.Load(context.Background(), "wide.bpl", []byte(src), ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := DefaultOptions()
-	opts.Timeout = time.Second
-	c, err := New(p, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	res := c.Run(context.Background())
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("the search ended %s after it was started, its limit was 1s", took.Round(time.Millisecond))
-	}
-	if res.Verdict != Unknown || !slices.Contains(res.Limits, "timeout") {
-		t.Errorf("verdict %s, limits %q; want unknown with a timeout", res.Verdict, res.Limits)
-	}
-}
-
-// TestSplitEndsAtTheStateLimit: a guard x_i = y_i over 40 pairs of
-// arbitrary globals has 2^40 satisfying refinements, which the state
-// limit cuts short: the answer is unknown at once.
-func TestSplitEndsAtTheStateLimit(t *testing.T) {
-	var xs, ys, eqs []string
 	for i := 0; i < 40; i++ {
 		xs, ys = append(xs, fmt.Sprintf("x%d", i)), append(ys, fmt.Sprintf("y%d", i))
 		eqs = append(eqs, fmt.Sprintf("x%d = y%d", i, i))
 	}
-	src := fmt.Sprintf("decl %s, %s;\nvoid main() begin assume(%s); assert(F); end\n",
-		strings.Join(xs, ", "), strings.Join(ys, ", "), strings.Join(eqs, " & "))
-	p, _, err := ir.Load(context.Background(), "pairs.bpl", []byte(src), ir.Options{})
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, src string
+		opts      func(*Options)
+		want      string
+	}{
+		{"timeout", fmt.Sprintf("decl %s;\nvoid main() begin assert(%s | T); end\n", strings.Join(names, ", "), strings.Join(names, " ^ ")),
+			func(o *Options) { o.Timeout = time.Second }, "timeout"},
+		{"state limit", fmt.Sprintf("decl %s, %s;\nvoid main() begin assume(%s); assert(F); end\n",
+			strings.Join(xs, ", "), strings.Join(ys, ", "), strings.Join(eqs, " & ")),
+			func(o *Options) { o.MaxStates = 10_000 }, "state limit (10000 states)"},
 	}
-	opts := DefaultOptions()
-	opts.MaxStates = 10_000
-	c, err := New(p, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	res := c.Run(context.Background())
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("the search took %s", took.Round(time.Millisecond))
-	}
-	if res.Verdict != Unknown || !slices.Contains(res.Limits, "state limit (10000 states)") {
-		t.Errorf("verdict %s, limits %q; want unknown at the state limit", res.Verdict, res.Limits)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _, err := ir.Load(context.Background(), "wide.bpl", []byte(tc.src), ir.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := DefaultOptions()
+			tc.opts(&opts)
+			c, err := New(p, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			res := c.Run(context.Background())
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("the search took %s", took.Round(time.Millisecond))
+			}
+			if res.Verdict != Unknown || !slices.Contains(res.Limits, tc.want) {
+				t.Errorf("verdict %s, limits %q; want unknown with %q", res.Verdict, res.Limits, tc.want)
+			}
+		})
 	}
 }

@@ -1454,9 +1454,9 @@ type exprCtx struct {
 	// decider: the whole expression is the condition of if, while or
 	// assume; list: it is one element of a list of values (assigned,
 	// passed or returned). Moped's `*` is a decider only, and its
-	// schoose an element of such a list only.
-	decider, list bool
-	what          string
+	// schoose an element of such a list only (choose: this one).
+	decider, list, choose bool
+	what                  string
 }
 
 var binOps = map[Op]string{OpImplies: "=>", OpOr: "|", OpXor: "^", OpAnd: "&", OpEq: "="}
@@ -1471,14 +1471,7 @@ func (pf *procFmt) expr(e *Expr, ctx exprCtx) string {
 			return "schoose[F, F]"
 		}
 		ctx.nondet = false // nowhere else
-		if ctx.list && e.Op == OpChoose {
-			b.WriteString("schoose[")
-			pf.writeExpr(&b, e.X, false, ctx)
-			b.WriteString(", ")
-			pf.writeExpr(&b, e.Y, false, ctx)
-			b.WriteByte(']')
-			return b.String()
-		}
+		ctx.choose = ctx.list && e.Op == OpChoose
 	}
 	pf.writeExpr(&b, e, false, ctx)
 	return b.String()
@@ -1534,9 +1527,10 @@ func (pf *procFmt) writeExpr(b *strings.Builder, e *Expr, operand bool, ctx expr
 		}
 		pf.writeExpr(b, e.X, true, ctx)
 	case OpChoose:
-		if pf.syntax == Moped {
+		if pf.syntax == Moped && !ctx.choose {
 			pf.errorf(lang.Pos{}, "schoose inside an expression, in %s of %s, which Moped cannot read", ctx.what, pf.pr.Name)
 		}
+		ctx.choose = false
 		b.WriteString("schoose[")
 		pf.writeExpr(b, e.X, false, ctx)
 		b.WriteString(", ")

@@ -397,17 +397,7 @@ func (r *recogniser) stmt() error {
 			return err
 		case "assume":
 			r.next()
-			if _, err := r.expect("("); err != nil {
-				return err
-			}
-			if err := r.decider(); err != nil {
-				return err
-			}
-			if _, err := r.expect(")"); err != nil {
-				return err
-			}
-			_, err := r.expect(";")
-			return err
+			return r.condition(";")
 		case "if":
 			return r.ifStmt()
 		case "while":
@@ -433,15 +423,8 @@ func (r *recogniser) stmt() error {
 }
 
 func (r *recogniser) ifStmt() error {
-	r.next()
-	if err := r.condition("then"); err != nil {
-		return err
-	}
-	if err := r.stmts("elsif", "else", "fi"); err != nil {
-		return err
-	}
-	for r.is("elsif") {
-		r.next()
+	for first := true; first || r.is("elsif"); first = false {
+		r.next() // if or elsif
 		if err := r.condition("then"); err != nil {
 			return err
 		}
@@ -459,7 +442,7 @@ func (r *recogniser) ifStmt() error {
 	return err
 }
 
-// condition reads `(decider) word`.
+// condition reads `(decider) word`: word is then, do or ; (assume).
 func (r *recogniser) condition(word string) error {
 	if _, err := r.expect("("); err != nil {
 		return err

@@ -3,10 +3,8 @@ package moped
 import (
 	"context"
 	"fmt"
-	"maps"
 
 	"bmc/internal/halt"
-
 	"bmc/ir"
 	"bmc/lang"
 )
@@ -46,27 +44,20 @@ func Lower(ctx context.Context, p *ir.Program) (low *ir.Program, err error) {
 		return nil, err
 	}
 	defer halt.Recover(&err)
-	l := &lowering{ctx: ctx, in: p, procs: map[*ir.Proc]*ir.Proc{}, scope: map[*ir.Proc]map[*ir.Var]*ir.Var{},
+	l := &lowering{ctx: ctx, procs: map[*ir.Proc]*ir.Proc{}, globals: map[*ir.Var]*ir.Var{},
 		out: &ir.Program{File: p.File, Dialect: p.Dialect, InitStop: -1, Targets: []string{Label}}}
-	globals := map[*ir.Var]*ir.Var{}
 	for _, g := range p.Globals {
-		c := copyVar(g)
-		globals[g] = c
-		l.out.Globals = append(l.out.Globals, c)
+		l.globals[g] = copyVar(g)
+		l.out.Globals = append(l.out.Globals, l.globals[g])
 	}
 	for _, pr := range p.Procs {
 		c := &ir.Proc{Name: pr.Name, Index: len(l.out.Procs), Pos: pr.Pos, Params: pr.Params, Returns: pr.Returns}
-		// Clones of one procedure (package seq) share their locals:
-		// each copy gets its own.
-		scope := maps.Clone(globals)
 		for _, v := range pr.Locals {
-			scope[v] = copyVar(v)
-			c.Locals = append(c.Locals, scope[v])
+			c.Locals = append(c.Locals, copyVar(v))
 		}
-		l.procs[pr], l.scope[pr] = c, scope
+		l.procs[pr] = c
 		l.out.Procs = append(l.out.Procs, c)
 	}
-	l.vars = globals
 	l.violation = l.violationProc()
 	entry := p.Threads[0].Proc
 	for _, pr := range p.Procs {
@@ -130,18 +121,29 @@ func called(p *ir.Program, pr *ir.Proc) bool {
 }
 
 type lowering struct {
-	ctx       context.Context
-	in        *ir.Program
-	out       *ir.Program
-	procs     map[*ir.Proc]*ir.Proc
-	scope     map[*ir.Proc]map[*ir.Var]*ir.Var // the copies of the globals and the procedure's locals
-	vars      map[*ir.Var]*ir.Var              // the scope being lowered
+	ctx     context.Context
+	out     *ir.Program
+	procs   map[*ir.Proc]*ir.Proc
+	globals map[*ir.Var]*ir.Var
+	// locals maps the locals of the procedure being lowered to its
+	// copy's: clones of one procedure (package seq) share their locals,
+	// and each copy gets its own.
+	locals    map[*ir.Var]*ir.Var
 	violation *ir.Proc
 	called    bool // some step calls violation
 	// temps: per procedure, the fresh locals of each pool, reused from
 	// step to step (hoisted nondeterminism, new values under constrain,
 	// discarded results).
 	temps map[*ir.Proc]map[string][]*ir.Var
+}
+
+// v is the lowered program's variable for x, in the procedure being
+// lowered.
+func (l *lowering) v(x *ir.Var) *ir.Var {
+	if c, ok := l.locals[x]; ok {
+		return c
+	}
+	return l.globals[x]
 }
 
 // copyVar is v without its initial value, which lowering assigns.
@@ -192,15 +194,18 @@ func (l *lowering) edge(e *ir.Edge) *ir.Edge {
 
 // callViolation adds the step from node from of pr that calls violation
 // and goes on at to.
-func (l *lowering) callViolation(pr *ir.Proc, from, to int, guard *ir.Expr, at lang.Pos, stmt string) {
+func (l *lowering) callViolation(pr *ir.Proc, from, to int, at lang.Pos, stmt string) {
 	l.called = true
-	l.edge(&ir.Edge{Proc: pr, From: from, To: to, Guard: guard, Kind: ir.Call, Callee: l.violation, Pos: at, Stmt: stmt})
+	l.edge(&ir.Edge{Proc: pr, From: from, To: to, Kind: ir.Call, Callee: l.violation, Pos: at, Stmt: stmt})
 }
 
 // lowerProc fills the copy of pr.
 func (l *lowering) lowerProc(pr *ir.Proc) {
 	c := l.procs[pr]
-	l.vars = l.scope[pr]
+	l.locals = map[*ir.Var]*ir.Var{}
+	for i, v := range pr.Locals {
+		l.locals[v] = c.Locals[i]
+	}
 	for _, n := range pr.Nodes {
 		id := l.node(c, n.Pos, n.Stmt)
 		c.Nodes[id].Labels = n.Labels
@@ -212,7 +217,7 @@ func (l *lowering) lowerProc(pr *ir.Proc) {
 		if n.Error {
 			// Arriving here is the violation: call violation first.
 			from = l.node(c, n.Pos, n.Stmt)
-			l.callViolation(c, n.ID, from, nil, n.Pos, "error label")
+			l.callViolation(c, n.ID, from, n.Pos, "error label")
 		}
 		for _, e := range n.Out {
 			l.lowerEdge(c, from, e)
@@ -234,7 +239,7 @@ func (l *lowering) lowerEdge(c *ir.Proc, from int, e *ir.Edge) {
 		cp.Kind = ir.Assign
 		for _, v := range e.Targets {
 			if v != nil {
-				cp.Targets = append(cp.Targets, l.vars[v])
+				cp.Targets = append(cp.Targets, l.v(v))
 				cp.Values = append(cp.Values, &ir.Expr{Op: ir.OpNondet})
 			}
 		}
@@ -245,7 +250,7 @@ func (l *lowering) lowerEdge(c *ir.Proc, from int, e *ir.Edge) {
 		l.edge(cp)
 		fail := l.node(c, e.Pos, e.Stmt)
 		l.edge(&ir.Edge{Proc: c, From: from, To: fail, Guard: and(l.expr(e.Guard), ir.Not(l.expr(e.Cond))), Kind: ir.Skip, Pos: e.Pos, Stmt: e.Stmt})
-		l.callViolation(c, fail, e.To, nil, e.Pos, e.Stmt)
+		l.callViolation(c, fail, e.To, e.Pos, e.Stmt)
 		return
 	case ir.Call:
 		cp.Callee, cp.Args = l.procs[e.Callee], l.exprs(e.Args)
@@ -259,7 +264,7 @@ func (l *lowering) lowerEdge(c *ir.Proc, from int, e *ir.Edge) {
 		for _, v := range e.Targets {
 			switch {
 			case v != nil:
-				cp.Targets = append(cp.Targets, l.vars[v])
+				cp.Targets = append(cp.Targets, l.v(v))
 			case discarded < len(e.Targets):
 				// Moped has no `_`: the value goes to a fresh local.
 				cp.Targets = append(cp.Targets, l.temp(c, "discard", k))
@@ -275,7 +280,7 @@ func (l *lowering) lowerEdge(c *ir.Proc, from int, e *ir.Edge) {
 func (l *lowering) assign(c *ir.Proc, cp *ir.Edge, e *ir.Edge) {
 	for i, v := range e.Targets {
 		if v != nil {
-			cp.Targets = append(cp.Targets, l.vars[v])
+			cp.Targets = append(cp.Targets, l.v(v))
 			cp.Values = append(cp.Values, l.expr(e.Values[i]))
 		}
 	}
@@ -342,7 +347,7 @@ func (l *lowering) exprWith(e *ir.Expr, primed func(*ir.Var) *ir.Var) *ir.Expr {
 	}
 	c := &ir.Expr{Op: e.Op, Val: e.Val, X: l.exprWith(e.X, primed), Y: l.exprWith(e.Y, primed)}
 	if e.Var != nil {
-		c.Var = l.vars[e.Var]
+		c.Var = l.v(e.Var)
 	}
 	if e.Op == ir.OpPrimed {
 		c.Op, c.Var = ir.OpVar, primed(c.Var)
@@ -381,7 +386,7 @@ func (l *lowering) assignInitial(pr *ir.Proc, vars []*ir.Var) {
 	var targets []*ir.Var
 	var values []*ir.Expr
 	for _, v := range vars {
-		targets, values = append(targets, l.vars[v]), append(values, ir.Const(v.Init == ir.True))
+		targets, values = append(targets, l.v(v)), append(values, ir.Const(v.Init == ir.True))
 	}
 	n := l.node(pr, pr.Pos, "initial values")
 	l.edge(&ir.Edge{Proc: pr, From: n, To: pr.Entry, Kind: ir.Assign, Targets: targets, Values: values, Pos: pr.Pos, Stmt: "initial values"})
@@ -413,7 +418,7 @@ func (l *lowering) callUnderFalse(main *ir.Proc) {
 	f := ir.Const(false)
 	l.edge(&ir.Edge{Proc: main, From: test, To: call, Guard: f, Kind: ir.Skip, Pos: main.Pos, Stmt: "if (F)"})
 	l.edge(&ir.Edge{Proc: main, From: test, To: main.Entry, Guard: ir.Not(f), Kind: ir.Skip, Pos: main.Pos, Stmt: "if (F)"})
-	l.callViolation(main, call, main.Entry, nil, main.Pos, "violation()")
+	l.callViolation(main, call, main.Entry, main.Pos, "violation()")
 	main.Entry = test
 }
 

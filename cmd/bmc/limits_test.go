@@ -175,6 +175,7 @@ func TestLimitEndsEveryCommand(t *testing.T) {
 		{[]string{"check", "--quiet", "--timeout", "50ms", chain}, "but the search was incomplete: timeout", ""},
 		{[]string{"check", "--quiet", "--json", "--timeout", "1ms", "--switches", "2", threads}, `"timeout`, ""},
 		{[]string{"seq", "--eager", "-k", "2", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},
+		{[]string{"seq", "--lazy", "-k", "2", "--for", "moped", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},
 		{[]string{"export", "--dimacs", "5", "--timeout", "50ms", chain}, "", "bmc export: gave up: timeout while"},
 	}
 	for _, tc := range tests {

@@ -107,9 +107,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	if err := driver.SeqFits(p, bd, int64(f.limits.maxMemory)); err != nil {
 		return usageErr("bmc seq: %v", err)
 	}
-	translate := seq.Lazy
+	method, translate := "lazy", seq.Lazy
 	if f.eager {
-		translate = seq.Eager
+		method, translate = "eager", seq.Eager
 	}
 	sp, err := translate(ctx, p, bd)
 	switch {
@@ -118,13 +118,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
-	method := "lazy"
-	if f.eager {
-		method = "eager"
-	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
-	print := func() error { return ir.Format(ctx, &buf, sp.Seq) }
+	format := func() error { return ir.Format(ctx, &buf, sp.Seq) }
 	var run string
 	if f.forTool == "moped" {
 		file := f.output
@@ -134,9 +130,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		run = strings.Join(moped.Command("moped", file), " ")
 		fmt.Fprintf(&buf, "// for Moped 1.0.15: a violation within the bound is the reachability of label %s\n", moped.Label)
 		fmt.Fprintf(&buf, "// run: %s   (YES. a violation, NO. none; Moped has no call depth bound)\n", run)
-		print = func() error { return moped.Format(ctx, &buf, sp.Seq) }
+		format = func() error { return moped.Format(ctx, &buf, sp.Seq) }
 	}
-	switch err := print(); {
+	switch err := format(); {
 	case endedBy(ctx, err):
 		return gaveUp("bmc seq", limitErr(ctx, "printing"))
 	case err != nil:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -229,4 +230,31 @@ func checkForMoped(t *testing.T, c seqCase, method string, b seqBound, exe strin
 		outcome += ", moped agrees"
 	}
 	return outcome
+}
+
+// TestSeqForMopedCommandLine: with -o the program goes to the file, whose
+// header and standard error give the exact Moped command line for it.
+func TestSeqForMopedCommandLine(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "peterson.bp")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"seq", "--lazy", "-k", "1", "--for", "moped", "-o", out, "../../examples/peterson.bpl"}, &stdout, &stderr)
+	if code != exitSafe || stdout.Len() != 0 {
+		t.Fatalf("exit %d, %d bytes on stdout\n%s", code, stdout.Len(), stderr.String())
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := "moped -b -r -s0 " + out + " " + moped.Label
+	if !strings.Contains(string(text), "// run: "+command) || !strings.Contains(stderr.String(), command) {
+		t.Errorf("no %q in the header or on stderr\n%s\n%s", command, excerptLines(string(text), 5), stderr.String())
+	}
+	if err := moped.CheckText(text, moped.Label); err != nil {
+		t.Error(err)
+	}
+}
+
+func excerptLines(text string, n int) string {
+	lines := strings.SplitN(text, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
 }
