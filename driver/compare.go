@@ -95,7 +95,9 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 	var runs []Run
 	for _, j := range jobs {
 		if ctx.Err() != nil {
-			break
+			// The memory limit of the whole comparison: no run can start.
+			runs = append(runs, Run{Engine: j.engine, Verdict: "unknown", Detail: explicit.StopReason(ctx) + " before it started"})
+			continue
 		}
 		runCtx, cancel := ctx, context.CancelFunc(func() {})
 		if o.Timeout > 0 {

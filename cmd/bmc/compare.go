@@ -69,7 +69,7 @@ one JSON document on standard output.`,
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up after this many states")
 	fl.DurationVar(&f.timeout, "timeout", time.Minute, "give up each run after this long (an unknown verdict); 0 means no limit")
 	f.maxMemory = byteSize(driver.DefaultMaxMemory())
-	fl.Var(&f.maxMemory, "max-memory", "give up (exit 3) when bmc grows beyond `SIZE` (Moped's memory is its own); 0 means no limit")
+	fl.Var(&f.maxMemory, "max-memory", "end bmc's runs (unknown) when bmc grows beyond `SIZE`, and refuse (exit 2) what cannot fit (Moped's memory is its own); 0 means no limit")
 	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", driver.FormatBytes(int64(f.maxMemory)))
 	fl.StringVar(&f.moped, "moped", "", "the Moped executable (default: moped on the PATH, left out when there is none)")
 	fl.BoolVar(&f.json, "json", false, "print the comparison, or the errors, as one JSON document")
