@@ -54,11 +54,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 	if err := SeqFits(p, o.Bound, MemoryLimit(ctx)); err != nil {
 		return nil, &UsageError{err.Error()}
 	}
-	ex := o.Explicit
-	ex.Rounds, ex.Switches = o.Bound.Rounds, o.Bound.Switches
-	if o.Bound.Rounds > 0 {
-		ex.Switches = -1
-	}
+	ex := within(o.Explicit, o.Bound)
 	type job struct {
 		engine string
 		run    func(context.Context) Run

@@ -130,11 +130,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		return nil, err
 	}
 	defer s.Close()
-	eo := o.Explicit
-	eo.Rounds, eo.Switches = bd.Rounds, bd.Switches
-	if bd.Rounds > 0 {
-		eo.Switches = -1
-	}
+	eo := within(o.Explicit, bd)
 	po := engine.ProgramOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
 	if method == "direct" {
 		po.Replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) { return explicit.Replay(p, eo, steps) }
@@ -160,6 +156,15 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		return explicit.Replay(p, eo, cs)
 	}
 	return engine.CheckProgram(ctx, sp.Seq, s, po)
+}
+
+// within is o with the context bound bd.
+func within(o explicit.Options, bd seq.Bound) explicit.Options {
+	o.Rounds, o.Switches = bd.Rounds, bd.Switches
+	if bd.Rounds > 0 {
+		o.Switches = -1
+	}
+	return o
 }
 
 // coveredNote says up to which smaller bound every execution was covered.

@@ -144,9 +144,17 @@ func splits(s *state, slots []slot) iter.Seq[*state] {
 // emit; violations are reported through c.fail.
 func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 	r := c.readsOf(e)
-	var slots []slot
-	for _, v := range r.vars {
+	// The guard's own variables are split only as far as its value
+	// needs: an equality with a guessed value (the eager
+	// sequentialization's copies of the shared state) keeps one value
+	// instead of every combination. Every other variable read is split.
+	own := len(r.vars) - len(r.guard)
+	var slots, guardSlots []slot
+	for _, v := range r.vars[:own] {
 		slots = append(slots, s.varSlot(v, t))
+	}
+	for _, v := range r.guard {
+		guardSlots = append(guardSlots, s.varSlot(v, t))
 	}
 	if len(r.passive) > 0 {
 		for _, p := range passiveThreads(s, t, e.Proc) {
@@ -155,13 +163,8 @@ func (c *Checker) step(s *state, t int, e *ir.Edge, emit func(*state)) {
 			}
 		}
 	}
-	// The guard's own variables are split only as far as its value
-	// needs: an equality with a guessed value (the eager
-	// sequentialization's copies of the shared state) keeps one value
-	// instead of every combination.
-	own := len(r.vars) - len(r.guard)
-	for g := range c.satisfying(s, t, e.Guard, slots[own:]) {
-		for v := range splits(g, slots[:own]) {
+	for g := range c.satisfying(s, t, e.Guard, guardSlots) {
+		for v := range splits(g, slots) {
 			if c.failed || c.halted() {
 				return
 			}
