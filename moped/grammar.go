@@ -286,10 +286,8 @@ func (r *recogniser) function() error {
 		if err != nil {
 			return err
 		}
-		for _, p := range params {
-			if err := r.local(p); err != nil {
-				return err
-			}
+		if err := r.locals(params); err != nil {
+			return err
 		}
 		f.params = len(params)
 	}
@@ -304,10 +302,8 @@ func (r *recogniser) function() error {
 		if err != nil {
 			return err
 		}
-		for _, n := range names {
-			if err := r.local(n); err != nil {
-				return err
-			}
+		if err := r.locals(names); err != nil {
+			return err
 		}
 	}
 	if r.is("enforce") {
@@ -318,6 +314,16 @@ func (r *recogniser) function() error {
 	}
 	_, err = r.expect("end")
 	return err
+}
+
+// locals declares names as locals of the function being read.
+func (r *recogniser) locals(names []token) error {
+	for _, n := range names {
+		if err := r.local(n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *recogniser) local(t token) error {

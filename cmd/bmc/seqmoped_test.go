@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,7 +14,6 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/corpus"
-	"bmc/ir"
 	"bmc/moped"
 )
 
@@ -81,18 +79,7 @@ func mopedCases(t *testing.T) []mopedCase {
 // program within b: safe, unsafe, depth-bound or unknown.
 func originalVerdict(t *testing.T, c seqCase, b seqBound) string {
 	t.Helper()
-	opts := ir.Options{Target: c.target}
-	if c.threads != "" {
-		tc, err := ir.ParseThreads(c.threads)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts.Threads = tc
-	}
-	p, err := load(c.path, opts, io.Discard)
-	if err != nil {
-		t.Fatalf("%s: %v", c.path, err)
-	}
+	p := loadWith(t, c.path, c.threads, c.target)
 	o := explicit.DefaultOptions()
 	o.Depth, o.MaxStates = c.depth, 2_000_000
 	if b.flag == "-k" {

@@ -135,6 +135,17 @@ func seqCases(t *testing.T) []seqCase {
 // instances.
 func threadCount(t *testing.T, path, threads, target string) int {
 	t.Helper()
+	n := 0
+	for _, th := range loadWith(t, path, threads, target).Threads {
+		n += th.Count
+	}
+	return n
+}
+
+// loadWith loads a program as `bmc check --threads threads --target
+// target` does.
+func loadWith(t *testing.T, path, threads, target string) *ir.Program {
+	t.Helper()
 	opts := ir.Options{Target: target}
 	if threads != "" {
 		tc, err := ir.ParseThreads(threads)
@@ -147,11 +158,7 @@ func threadCount(t *testing.T, path, threads, target string) int {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	n := 0
-	for _, th := range p.Threads {
-		n += th.Count
-	}
-	return n
+	return p
 }
 
 // explicitVerdict runs `bmc check --engine explicit` with the flags but
