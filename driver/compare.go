@@ -10,8 +10,10 @@ import (
 	"time"
 
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/moped"
+	"bmc/result"
 	"bmc/seq"
 	"bmc/smt"
 )
@@ -67,7 +69,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 				return Run{Verdict: "error", Detail: err.Error()}
 			}
 			r := Run{Verdict: res.Verdict.String(), Detail: res.Stats}
-			if res.Verdict == explicit.Unknown {
+			if res.Verdict == result.Unknown {
 				r.Detail = strings.Join(res.Limits, "; ")
 			}
 			return r
@@ -92,7 +94,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 	for _, j := range jobs {
 		if ctx.Err() != nil {
 			// The memory limit of the whole comparison: no run can start.
-			runs = append(runs, Run{Engine: j.engine, Verdict: "unknown", Detail: explicit.StopReason(ctx) + " before it started"})
+			runs = append(runs, Run{Engine: j.engine, Verdict: "unknown", Detail: halt.Reason(ctx) + " before it started"})
 			continue
 		}
 		runCtx, cancel := ctx, context.CancelFunc(func() {})
@@ -119,7 +121,7 @@ func runMoped(ctx context.Context, p *ir.Program, o CompareOptions, method strin
 		translate = seq.Eager
 	}
 	limited := func(what string) Run {
-		return Run{Verdict: "unknown", Detail: explicit.StopReason(ctx) + " " + what}
+		return Run{Verdict: "unknown", Detail: halt.Reason(ctx) + " " + what}
 	}
 	sp, err := translate(ctx, p, o.Bound)
 	switch {

@@ -10,7 +10,9 @@ import (
 	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -27,7 +29,7 @@ const untilEnded = 2000
 // (the call depth, the step bound) does not end the deepening: a larger
 // bound may still show a violation, and only when none does is the
 // answer unknown.
-func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
+func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	start := time.Now()
 	method := o.Seq
 	if method == "auto" {
@@ -49,7 +51,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 		return seq.Bound{Switches: k}
 	}
 	var (
-		res     *explicit.Result
+		res     *result.Result
 		limits  []string // why smaller bounds were incomplete
 		cut     bool     // the step bound cut some bound's search
 		covered = lo - 1 // the largest bound up to which every search was complete
@@ -68,7 +70,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 			fmt.Fprintf(o.Progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
 		}
 		switch {
-		case res.Verdict == explicit.Unsafe:
+		case res.Verdict == result.Unsafe:
 			res.ContextBound = k
 			smallest := "the smallest bound with a violation"
 			if covered < k-1 {
@@ -84,7 +86,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 			res.Advice = Advise(res, bound(hi).String())
 			res.Elapsed = time.Since(start)
 			return res, nil
-		case res.Verdict == explicit.Unknown:
+		case res.Verdict == result.Unknown:
 			if res.StepsCut {
 				// Say whose steps: the sequential program's are not the
 				// user's statements.
@@ -108,7 +110,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 	res.StepsCut = cut
 	switch {
 	case len(limits) > 0:
-		res.Verdict, res.Limits = explicit.Unknown, limits
+		res.Verdict, res.Limits = result.Unknown, limits
 		res.Bounds += coveredNote(covered, lo, bound)
 		res.Advice = Advise(res, bound(hi).String())
 	case cut:
@@ -124,7 +126,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*explicit.R
 // checkBound checks p within one bound bd by BMC on the encoding named
 // by method (eager, lazy or direct). The counterexample is mapped back to
 // an interleaving and replayed within bd.
-func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound) (*explicit.Result, error) {
+func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound) (*result.Result, error) {
 	s, err := NewSolver(o.Solver)
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 	eo := within(o.Explicit, bd)
 	po := engine.ProgramOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
 	if method == "direct" {
-		po.Replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) { return explicit.Replay(p, eo, steps) }
+		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) { return explicit.Replay(p, eo, steps) }
 		return engine.CheckDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
 	}
 	translate := seq.Lazy
@@ -143,12 +145,12 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 	sp, err := translate(ctx, p, bd)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown, Limits: []string{explicit.StopReason(ctx) + " while sequentializing"}}, nil
+		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []string{halt.Reason(ctx) + " while sequentializing"}}, nil
 	case err != nil:
 		return nil, &UsageError{err.Error()}
 	}
 	po.MainFrame, po.Unwind = true, !o.Frames
-	po.Replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+	po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
 		cs, err := sp.Interleave(steps)
 		if err != nil {
 			return nil, err
@@ -185,11 +187,11 @@ func mergeLimits(a, b []string) []string {
 	return a
 }
 
-func describe(r *explicit.Result) string {
+func describe(r *result.Result) string {
 	switch r.Verdict {
-	case explicit.Unsafe:
+	case result.Unsafe:
 		return "violation"
-	case explicit.Unknown:
+	case result.Unknown:
 		return "unknown"
 	}
 	return "no violation"

@@ -9,6 +9,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -77,7 +78,7 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 					switch {
 					case res.Verdict.String() == want:
 						r.confirmed++
-					case res.Verdict == explicit.Unknown:
+					case res.Verdict == result.Unknown:
 						r.unfinished++
 						t.Logf("%s: not finished: %v within %s", method, res.Limits, res.Bounds)
 					default:

@@ -10,6 +10,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // TestConcurrentDifferential runs random concurrent programs (2 or 3
@@ -70,10 +71,10 @@ func TestConcurrentDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := c.Run(context.Background())
-			if r.Verdict == explicit.Unknown {
+			if r.Verdict == result.Unknown {
 				t.Fatalf("seed %d: explicit: %v", seed, r.Limits)
 			}
-			if r.Verdict == explicit.Unsafe {
+			if r.Verdict == result.Unsafe {
 				want = k
 			}
 		}
@@ -113,9 +114,9 @@ func TestConcurrentDifferential(t *testing.T) {
 			t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, method, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
 			got := -1
 			switch res.Verdict {
-			case explicit.Unsafe:
+			case result.Unsafe:
 				got = res.ContextBound
-			case explicit.Safe:
+			case result.Safe:
 				if !strings.Contains(res.Bounds, "every execution") {
 					t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, method, sv, res.Bounds, src)
 				}

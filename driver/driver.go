@@ -16,6 +16,7 @@ import (
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/sat"
 	"bmc/seq"
 	"bmc/smt"
@@ -82,7 +83,7 @@ func NewSolver(name string) (solver.Solver, error) {
 
 // Check runs the chosen engine on p. Errors are *UsageError for requests
 // that do not fit the program, others internal.
-func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
+func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
 	defer stop()
 	if o.Seq == "" {
@@ -163,7 +164,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 	res, err := engine.CheckProgram(ctx, p, s, engine.ProgramOptions{
 		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
 	s.Close()
-	if err != nil || res.Verdict != explicit.Unknown {
+	if err != nil || res.Verdict != result.Unknown {
 		return res, err
 	}
 	if o.Engine == "auto" && res.StepsCut && !res.Incomplete() {
@@ -186,13 +187,13 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 }
 
 // checkExplicit runs the explicit engine.
-func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, error) {
+func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	c, err := explicit.New(p, o.Explicit)
 	if err != nil {
 		return nil, &UsageError{err.Error()}
 	}
 	res := c.Run(ctx)
-	if res.Verdict == explicit.Unknown {
+	if res.Verdict == result.Unknown {
 		res.Advice = Advise(res, "")
 	}
 	return res, nil
@@ -202,7 +203,7 @@ func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*explicit.Res
 // limit, the option that moves it, and for the step bound of the bmc
 // engine, the engine that needs none. within names the context bound of
 // a concurrent program ("" for a sequential one).
-func Advise(r *explicit.Result, within string) string {
+func Advise(r *result.Result, within string) string {
 	var out []string
 	for _, l := range r.Limits {
 		var a string

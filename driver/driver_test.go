@@ -8,6 +8,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/smt"
 )
 
@@ -62,7 +63,7 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	res, _ := Check(context.Background(), seq, base)
-	if res.Engine != "bmc+gini" || res.Verdict != explicit.Unsafe {
+	if res.Engine != "bmc+gini" || res.Verdict != result.Unsafe {
 		t.Errorf("auto on one thread: %s %s", res.Engine, res.Verdict)
 	}
 }

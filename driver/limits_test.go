@@ -12,6 +12,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -63,7 +64,7 @@ func TestDeadlineHolds(t *testing.T) {
 		if took > timeout+time.Second {
 			t.Errorf("%s: --timeout %v ended after %v", c.name, timeout, took.Round(time.Millisecond))
 		}
-		if res.Verdict != explicit.Unknown || !res.Incomplete() || !strings.Contains(strings.Join(res.Limits, " "), "timeout") {
+		if res.Verdict != result.Unknown || !res.Incomplete() || !strings.Contains(strings.Join(res.Limits, " "), "timeout") {
 			t.Errorf("%s: %s %v, want unknown: timeout", c.name, res.Verdict, res.Limits)
 		}
 	}
@@ -85,7 +86,7 @@ func TestMemoryLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != explicit.Unknown || !strings.Contains(strings.Join(res.Limits, " "), "memory limit") || !res.Incomplete() {
+	if res.Verdict != result.Unknown || !strings.Contains(strings.Join(res.Limits, " "), "memory limit") || !res.Incomplete() {
 		t.Fatalf("%s %v, want unknown: memory limit", res.Verdict, res.Limits)
 	}
 
@@ -124,11 +125,11 @@ thread void t2() begin assert(!g); end
 		if err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
-		if res.Verdict != explicit.Unsafe || res.ContextBound != 1 || !strings.Contains(res.Bounds, "not fully searched: depth bound") {
+		if res.Verdict != result.Unsafe || res.ContextBound != 1 || !strings.Contains(res.Bounds, "not fully searched: depth bound") {
 			t.Errorf("%s: %s at %d (%s), want a violation at 1 switch with the depth bound of 0 switches named", method, res.Verdict, res.ContextBound, res.Bounds)
 		}
 		o.Explicit.Switches = 0
-		if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Unknown {
+		if res, _ = Check(context.Background(), p, o); res.Verdict != result.Unknown {
 			t.Errorf("%s, 0 switches: %s, want unknown (depth bound)", method, res.Verdict)
 		}
 	}
@@ -154,15 +155,15 @@ end
 	switch {
 	case err != nil:
 		t.Fatal(err)
-	case res.Verdict != explicit.Unknown || !res.StepsCut || !strings.Contains(res.Advice, "--max-steps"):
+	case res.Verdict != result.Unknown || !res.StepsCut || !strings.Contains(res.Advice, "--max-steps"):
 		t.Errorf("bmc, 10 steps not stated: %s %v (%s), want unknown with advice", res.Verdict, res.Limits, res.Advice)
 	}
 	o.StepsStated = true
-	if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Safe || !strings.HasPrefix(res.Bounds, "10 steps") {
+	if res, _ = Check(context.Background(), p, o); res.Verdict != result.Safe || !strings.HasPrefix(res.Bounds, "10 steps") {
 		t.Errorf("bmc, --max-steps 10: %s within %q, want safe within 10 steps", res.Verdict, res.Bounds)
 	}
 	o.StepsStated, o.Engine = false, "auto"
-	if res, _ = Check(context.Background(), p, o); res.Verdict != explicit.Unsafe || !strings.HasPrefix(res.Engine, "explicit") {
+	if res, _ = Check(context.Background(), p, o); res.Verdict != result.Unsafe || !strings.HasPrefix(res.Engine, "explicit") {
 		t.Errorf("auto: %s by %s, want the explicit engine's violation", res.Verdict, res.Engine)
 	}
 }

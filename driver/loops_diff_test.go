@@ -12,6 +12,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // loopCase is one program of TestLoopsDifferential with the bounds and
@@ -134,7 +135,7 @@ func TestLoopsDifferential(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
-		explicitAt := func(k int) *explicit.Result {
+		explicitAt := func(k int) *result.Result {
 			ch, err := explicit.New(p, c.explicitOptions(k))
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
@@ -142,7 +143,7 @@ func TestLoopsDifferential(t *testing.T) {
 			return ch.Run(context.Background())
 		}
 		want := explicitAt(c.bound())
-		if want.Verdict == explicit.Unknown && !onlyDepth(want.Limits) {
+		if want.Verdict == result.Unknown && !onlyDepth(want.Limits) {
 			fail("the explicit checker did not finish (%v): the programs are too large for this test", want.Limits)
 			continue
 		}
@@ -155,27 +156,27 @@ func TestLoopsDifferential(t *testing.T) {
 		}
 		outcome := fmt.Sprintf("bmc %s, explicit %s", got.Verdict, want.Verdict)
 		switch got.Verdict {
-		case explicit.Safe:
-			if want.Verdict != explicit.Safe {
+		case result.Safe:
+			if want.Verdict != result.Safe {
 				fail("bmc says safe (%s), the explicit checker %s %v", got.Bounds, want.Verdict, want.Limits)
 			}
-		case explicit.Unsafe:
+		case result.Unsafe:
 			if got.Trace == nil {
 				fail("bmc reports a violation without a trace")
 			}
-			if want.Verdict != explicit.Unsafe {
+			if want.Verdict != result.Unsafe {
 				fail("bmc finds a violation at bound %d, the explicit checker says %s %v", got.ContextBound, want.Verdict, want.Limits)
-			} else if at := explicitAt(got.ContextBound); at.Verdict != explicit.Unsafe {
+			} else if at := explicitAt(got.ContextBound); at.Verdict != result.Unsafe {
 				fail("bmc finds a violation at bound %d, where the explicit checker says %s %v", got.ContextBound, at.Verdict, at.Limits)
 			}
-		case explicit.Unknown:
+		case result.Unknown:
 			if len(got.Limits) == 0 {
 				fail("bmc says unknown without naming a limit")
 			}
 			switch {
 			case anyHasPrefix(got.Limits, "timeout"):
 				outcome = "bmc timeout"
-			case want.Verdict == explicit.Unsafe && got.StepsCut:
+			case want.Verdict == result.Unsafe && got.StepsCut:
 				outcome = "bmc unknown (step bound), explicit unsafe"
 			}
 		}
@@ -255,22 +256,22 @@ func TestLateViolationBeyondStepBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := ch.Run(context.Background()); r.Verdict != explicit.Unsafe {
+	if r := ch.Run(context.Background()); r.Verdict != result.Unsafe {
 		t.Fatalf("the explicit checker says %s %v at 2 rounds, want unsafe", r.Verdict, r.Limits)
 	}
 	tests := []struct {
 		seq      string
 		maxSteps int
 		stated   bool
-		want     explicit.Verdict
+		want     result.Verdict
 	}{
-		{"eager", 10, false, explicit.Unknown},
-		{"lazy", 10, false, explicit.Unknown},
-		{"direct", 10, false, explicit.Unknown},
-		{"eager", 10, true, explicit.Safe},
-		{"direct", 10, true, explicit.Safe},
-		{"eager", 30, true, explicit.Unsafe},
-		{"direct", 14, true, explicit.Unsafe},
+		{"eager", 10, false, result.Unknown},
+		{"lazy", 10, false, result.Unknown},
+		{"direct", 10, false, result.Unknown},
+		{"eager", 10, true, result.Safe},
+		{"direct", 10, true, result.Safe},
+		{"eager", 30, true, result.Unsafe},
+		{"direct", 14, true, result.Unsafe},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%d steps stated=%v", tc.seq, tc.maxSteps, tc.stated), func(t *testing.T) {
@@ -284,15 +285,15 @@ func TestLateViolationBeyondStepBound(t *testing.T) {
 				t.Fatalf("%s (%s, limits %v), want %s", got.Verdict, got.Bounds, got.Limits, tc.want)
 			}
 			switch tc.want {
-			case explicit.Unknown:
+			case result.Unknown:
 				if !got.StepsCut || len(got.Limits) == 0 {
 					t.Errorf("unknown, but the step bound is not named as the reason: limits %v", got.Limits)
 				}
-			case explicit.Safe:
+			case result.Safe:
 				if steps := fmt.Sprintf("%d steps", tc.maxSteps); !strings.Contains(got.Bounds, steps) {
 					t.Errorf("safe within %q, which does not name the %s the user stated", got.Bounds, steps)
 				}
-			case explicit.Unsafe:
+			case result.Unsafe:
 				if got.Trace == nil || got.ContextBound != 2 {
 					t.Errorf("violation at %d rounds (trace %v), want one with a trace at 2 rounds", got.ContextBound, got.Trace != nil)
 				}

@@ -48,9 +48,9 @@ import (
 	"fmt"
 	"math/bits"
 
-	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/ts"
 )
 
@@ -923,8 +923,8 @@ func (d *Direct) Running() ts.Lit { return d.done.Not() }
 // interpreter (see Encoding.Steps): values(i) gives every variable at
 // frame i, the path has frames 0..k, and the violation is reached by the
 // step from frame k or stands in frame k.
-func (d *Direct) Steps(values func(i int) []bool, k int) ([]explicit.ReplayStep, error) {
-	var out []explicit.ReplayStep
+func (d *Direct) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
+	var out []result.ReplayStep
 	type rec struct {
 		e               *ir.Edge
 		globals, locals []ts.Lit
@@ -962,16 +962,16 @@ func (d *Direct) Steps(values func(i int) []bool, k int) ([]explicit.ReplayStep,
 		}
 		vals = values(i) // the symbolic run may have built new nodes
 		for _, r := range recs {
-			out = append(out, explicit.ReplayStep{Thread: t, Edge: r.e, Globals: evalAll(vals, r.globals), Locals: evalAll(vals, r.locals)})
+			out = append(out, result.ReplayStep{Thread: t, Edge: r.e, Globals: evalAll(vals, r.globals), Locals: evalAll(vals, r.locals)})
 		}
 		if i == k {
 			if last != nil && !final {
-				out = append(out, explicit.ReplayStep{Thread: t, Edge: last})
+				out = append(out, result.ReplayStep{Thread: t, Edge: last})
 			}
 			break
 		}
 		next := values(i + 1)
-		st := explicit.ReplayStep{Thread: t, Edge: last, Globals: evalAll(next, d.Globals)}
+		st := result.ReplayStep{Thread: t, Edge: last, Globals: evalAll(next, d.Globals)}
 		if nb := d.lay.byPC[bitsValue(next, d.PC[t][0])]; nb != nil {
 			st.Locals = evalAll(next, d.Locals[t][0][:len(nb.Proc.Locals)])
 		}

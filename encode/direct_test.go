@@ -12,6 +12,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/sat"
 	"bmc/solver"
 )
@@ -20,8 +21,8 @@ import (
 type bmcOutcome struct {
 	unsafe bool
 	k      int // bound of the violation
-	steps  []explicit.ReplayStep
-	trace  *explicit.Trace
+	steps  []result.ReplayStep
+	trace  *result.Trace
 }
 
 // checkDirect runs BMC on the direct encoding up to bound steps; a
@@ -61,7 +62,7 @@ func checkDirect(t *testing.T, p *ir.Program, o encode.DirectOptions, bound int)
 	return bmcOutcome{}
 }
 
-func showSteps(steps []explicit.ReplayStep) string {
+func showSteps(steps []result.ReplayStep) string {
 	out := ""
 	for _, st := range steps {
 		out += fmt.Sprintf("\n  t%d %s %s: %s G%v L%v", st.Thread, st.Edge.Proc.Name, st.Edge.Pos, st.Edge.Stmt, st.Globals, st.Locals)
@@ -71,7 +72,7 @@ func showSteps(steps []explicit.ReplayStep) string {
 
 // scheduleCost counts the context switches and the rounds a replayed
 // schedule uses (init's steps are free).
-func scheduleCost(p *ir.Program, steps []explicit.ReplayStep) (switches, rounds int) {
+func scheduleCost(p *ir.Program, steps []result.ReplayStep) (switches, rounds int) {
 	prev := -1
 	rounds = 1
 	for _, st := range steps {
@@ -150,9 +151,9 @@ func TestDirectDifferential(t *testing.T) {
 					fmt.Sprintf(format, args...), ex.Verdict, ex.Limits, res.unsafe, res.k, showSteps(res.steps), src)
 			}
 			switch {
-			case res.unsafe && ex.Verdict != explicit.Unsafe:
+			case res.unsafe && ex.Verdict != result.Unsafe:
 				fail("BMC found a violation the explicit search did not")
-			case ex.Verdict == explicit.Unsafe && ex.Trace.Statements() <= bound && !res.unsafe:
+			case ex.Verdict == result.Unsafe && ex.Trace.Statements() <= bound && !res.unsafe:
 				fail("BMC missed a violation %d statements deep", ex.Trace.Statements())
 			}
 			if res.unsafe {
@@ -359,7 +360,7 @@ thread void b() begin acquire(m); end`, "", "", []bool{false, true, false, true,
 				ex := ck.Run(context.Background())
 				for _, small := range []bool{false, true} {
 					res := checkDirect(t, p, encode.DirectOptions{Depth: 3, Rounds: m.rounds, Switches: m.switches, SmallSteps: small, MaxThreads: eo.MaxThreads}, 12)
-					if ex.Verdict == explicit.Unknown || (ex.Verdict == explicit.Unsafe) != c.unsafe[i] || res.unsafe != c.unsafe[i] {
+					if ex.Verdict == result.Unknown || (ex.Verdict == result.Unsafe) != c.unsafe[i] || res.unsafe != c.unsafe[i] {
 						t.Errorf("rounds %d, switches %d, small steps %v: want unsafe %v; explicit %v %v, bmc unsafe %v%s",
 							m.rounds, m.switches, small, c.unsafe[i], ex.Verdict, ex.Limits, res.unsafe, showSteps(res.steps))
 					}

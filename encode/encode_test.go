@@ -6,6 +6,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/ts"
 )
 
@@ -107,7 +108,7 @@ func TestRejectsConcurrentPrograms(t *testing.T) {
 // does, Safe otherwise. A step is taken only where the constraints hold,
 // as in BMC, where the violation at bound k needs the constraints at the
 // frames before k only.
-func systemVerdict(t *testing.T, en *Encoding, maxStates int) explicit.Verdict {
+func systemVerdict(t *testing.T, en *Encoding, maxStates int) result.Verdict {
 	t.Helper()
 	s := en.Sys
 	latches, inputs := s.Latches(), s.Inputs()
@@ -151,7 +152,7 @@ func systemVerdict(t *testing.T, en *Encoding, maxStates int) explicit.Verdict {
 		}
 		push(st)
 	}
-	verdict := explicit.Safe
+	verdict := result.Safe
 	vals := make([]bool, s.NumVars())
 	for len(queue) > 0 {
 		if len(seen) > maxStates {
@@ -168,10 +169,10 @@ func systemVerdict(t *testing.T, en *Encoding, maxStates int) explicit.Verdict {
 			}
 			s.Eval(vals)
 			if ts.Value(vals, s.Bad[PropViolation].Lit) {
-				return explicit.Unsafe
+				return result.Unsafe
 			}
 			if ts.Value(vals, s.Bad[PropOverflow].Lit) {
-				verdict = explicit.Unknown
+				verdict = result.Unknown
 			}
 			ok := true
 			for _, c := range s.Constraints {
@@ -199,34 +200,34 @@ func TestEnforceAgreesWithExplicit(t *testing.T) {
 	const depth = 3
 	cases := []struct {
 		name, src string
-		want      explicit.Verdict
+		want      result.Verdict
 	}{
 		{"main's clause holds initially",
-			`decl g; void main() begin enforce g; assert(g); end`, explicit.Safe},
+			`decl g; void main() begin enforce g; assert(g); end`, result.Safe},
 		{"main's clause on a local holds initially",
-			`void main() begin decl x; enforce x; assert(x); end`, explicit.Safe},
+			`void main() begin decl x; enforce x; assert(x); end`, result.Safe},
 		{"main's clause holds initially, a violation in a later block",
-			`decl g, h; void main() begin enforce g | h; if h then skip; fi assert(g | h); end`, explicit.Safe},
+			`decl g, h; void main() begin enforce g | h; if h then skip; fi assert(g | h); end`, result.Safe},
 		{"an initial state breaking the clause starts nothing",
-			`decl g := F; void main() begin enforce g; L: goto L; error: skip; end`, explicit.Safe},
+			`decl g := F; void main() begin enforce g; L: goto L; error: skip; end`, result.Safe},
 		{"an error label at main's entry needs the clause",
-			`decl g := F; void main() begin enforce g; error: skip; end`, explicit.Safe},
+			`decl g := F; void main() begin enforce g; error: skip; end`, result.Safe},
 		{"an error label at main's entry",
-			`decl g; void main() begin enforce g; error: skip; end`, explicit.Unsafe},
+			`decl g; void main() begin enforce g; error: skip; end`, result.Unsafe},
 		{"init's clause holds initially",
-			`decl g, h; void init() begin enforce g; assert(g); endinit: skip; end void main() begin skip; end`, explicit.Safe},
+			`decl g, h; void init() begin enforce g; assert(g); endinit: skip; end void main() begin skip; end`, result.Safe},
 		{"main's clause when init ends",
-			`decl g; void init() begin g := F; endinit: skip; end void main() begin enforce g; assert(F); end`, explicit.Safe},
+			`decl g; void init() begin g := F; endinit: skip; end void main() begin enforce g; assert(F); end`, result.Safe},
 		{"the clause allows the violation",
-			`decl g; void main() begin enforce g; assert(!g); end`, explicit.Unsafe},
+			`decl g; void main() begin enforce g; assert(!g); end`, result.Unsafe},
 		{"the clause after a step discards the path",
-			`decl g; void main() begin enforce g; g := F; assert(F); end`, explicit.Safe},
+			`decl g; void main() begin enforce g; g := F; assert(F); end`, result.Safe},
 		{"the callee's clause on entry",
-			`decl g; void f() begin enforce g; assert(F); end void main() begin g := F; f(); end`, explicit.Safe},
+			`decl g; void f() begin enforce g; assert(F); end void main() begin g := F; f(); end`, result.Safe},
 		{"the callee's clause allows the violation",
-			`decl g; void f() begin enforce g; assert(!g); end void main() begin g := *; f(); end`, explicit.Unsafe},
+			`decl g; void f() begin enforce g; assert(!g); end void main() begin g := *; f(); end`, result.Unsafe},
 		{"the caller's clause after the return",
-			`decl g; bool f() begin return T; end void main() begin decl x; enforce !x | g; g := F; x := f(); assert(F); end`, explicit.Safe},
+			`decl g; bool f() begin return T; end void main() begin decl x; enforce !x | g; g := F; x := f(); assert(F); end`, result.Safe},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

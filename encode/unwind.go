@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math/bits"
 
-	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/ts"
 )
 
@@ -418,9 +418,9 @@ func (u *Unwound) join(ins []arrival) (reach ts.Lit, st ustate, depth int) {
 // Steps reads the path of a model of frame 0 (values of every variable)
 // as the statements it executes with the values after each, up to the
 // violation, for replay on the explicit interpreter.
-func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]explicit.ReplayStep, error) {
+func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]result.ReplayStep, error) {
 	vals := values(0)
-	var out []explicit.ReplayStep
+	var out []result.ReplayStep
 	cur := 0
 	for {
 		n := u.nodes[cur]
@@ -433,7 +433,7 @@ func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]explicit.ReplayStep
 			if !ts.Value(vals, e.attempted) {
 				continue
 			}
-			st := explicit.ReplayStep{Edge: e.edge, Globals: evalAll(vals, e.globals), Locals: evalAll(vals, e.locals)}
+			st := result.ReplayStep{Edge: e.edge, Globals: evalAll(vals, e.globals), Locals: evalAll(vals, e.locals)}
 			out = append(out, st)
 			if ts.Value(vals, e.bad) {
 				return out, nil

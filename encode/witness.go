@@ -3,8 +3,8 @@ package encode
 import (
 	"fmt"
 
-	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/ts"
 )
 
@@ -13,8 +13,8 @@ import (
 // interpreter. values(i) gives every variable of the system at frame i
 // (latches and inputs from a model, the rest evaluated); the path has
 // frames 0..k, and the violation lies in the step from frame k.
-func (en *Encoding) Steps(values func(i int) []bool, k int) ([]explicit.ReplayStep, error) {
-	var out []explicit.ReplayStep
+func (en *Encoding) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
+	var out []result.ReplayStep
 	for i := 0; i <= k; i++ {
 		vals := values(i)
 		pc := en.pcValue(vals, 0)
@@ -26,7 +26,7 @@ func (en *Encoding) Steps(values func(i int) []bool, k int) ([]explicit.ReplaySt
 			return nil, fmt.Errorf("witness: frame %d has pc %d, not a block head", i, pc)
 		}
 		rec := func(e *ir.Edge, globals, locals, locks []ts.Lit) {
-			out = append(out, explicit.ReplayStep{Edge: e, Globals: evalAll(vals, globals), Locals: evalAll(vals, locals)})
+			out = append(out, result.ReplayStep{Edge: e, Globals: evalAll(vals, globals), Locals: evalAll(vals, locals)})
 		}
 		v := en.runPath(b, ts.True, rec)
 		if b.InitAt && (en.Depth < 2 || en.pcValue(vals, 1) == PCEmpty) {
@@ -60,8 +60,8 @@ func (en *Encoding) Steps(values func(i int) []bool, k int) ([]explicit.ReplaySt
 
 // arrival is the last edge of a step with the values of the frame it
 // arrives in (the frame after, when it arrives at init's end).
-func (en *Encoding) arrival(e *ir.Edge, next []bool, i, k int, values func(int) []bool) explicit.ReplayStep {
-	st := explicit.ReplayStep{Edge: e}
+func (en *Encoding) arrival(e *ir.Edge, next []bool, i, k int, values func(int) []bool) result.ReplayStep {
+	st := result.ReplayStep{Edge: e}
 	globals := make([]ir.Value, len(en.Globals))
 	for j, g := range en.Globals {
 		globals[j] = boolValue(ts.Value(next, g))

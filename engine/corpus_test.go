@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // TestCorpusSequential checks every sequential corpus program with BMC on
@@ -53,7 +53,7 @@ func TestCorpusSequential(t *testing.T) {
 				t.Fatalf("%s, %s: %v", c.Key(), name, err)
 			}
 			ok := res.Verdict.String() == c.Expected ||
-				c.Expected == "safe" && res.Verdict == explicit.Unknown && honest(res.Limits)
+				c.Expected == "safe" && res.Verdict == result.Unknown && honest(res.Limits)
 			if !ok {
 				t.Errorf("%s, %s: %s %v within %s, manifest expects %s", c.Key(), name, res.Verdict, res.Limits, res.Bounds, c.Expected)
 			}

@@ -10,6 +10,7 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // TestDifferentialSequential checks random sequential programs (calls,
@@ -63,11 +64,11 @@ func TestDifferentialSequential(t *testing.T) {
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Bounds, src)
 			}
 			switch {
-			case res.Verdict == explicit.Unsafe && ex.Verdict != explicit.Unsafe:
+			case res.Verdict == result.Unsafe && ex.Verdict != result.Unsafe:
 				fail("BMC found a violation the explicit search did not")
-			case ex.Verdict == explicit.Unsafe && ex.Trace.Statements() <= bound && res.Verdict != explicit.Unsafe:
+			case ex.Verdict == result.Unsafe && ex.Trace.Statements() <= bound && res.Verdict != result.Unsafe:
 				fail("BMC missed a violation %d statements deep", ex.Trace.Statements())
-			case depthHit && res.Verdict == explicit.Safe && strings.HasPrefix(res.Bounds, "all executions"):
+			case depthHit && res.Verdict == result.Safe && strings.HasPrefix(res.Bounds, "all executions"):
 				fail("BMC saw every execution but not the depth bound")
 			}
 			counts[name+" "+res.Verdict.String()]++
@@ -118,7 +119,7 @@ func TestDifferentialUnwound(t *testing.T) {
 			if !strings.Contains(res.Stats, " 0 latches") {
 				t.Fatalf("seed %d, %s: not unwound (%s)\n%s", seed, name, res.Stats, src)
 			}
-			if res.Verdict != ex.Verdict || res.Verdict == explicit.Safe && !strings.HasPrefix(res.Bounds, "all executions") {
+			if res.Verdict != ex.Verdict || res.Verdict == result.Safe && !strings.HasPrefix(res.Bounds, "all executions") {
 				t.Fatalf("seed %d, %s: explicit %s, unwound bmc %s (%s)\n%s", seed, name, ex.Verdict, res.Verdict, res.Bounds, src)
 			}
 			counts[name+" "+res.Verdict.String()]++

@@ -8,7 +8,9 @@ import (
 
 	"bmc/encode"
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/solver"
 	"bmc/ts"
 )
@@ -39,13 +41,13 @@ type ProgramOptions struct {
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.
-	Replay func(steps []explicit.ReplayStep) (*explicit.Trace, error)
+	Replay func(steps []result.ReplayStep) (*result.Trace, error)
 }
 
 // model is an encoded program as the BMC loop needs it.
 type model struct {
 	sys     *ts.System
-	steps   func(values func(i int) []bool, k int) ([]explicit.ReplayStep, error)
+	steps   func(values func(i int) []bool, k int) ([]result.ReplayStep, error)
 	running ts.Lit
 	// limits are properties that cut executions short (a full stack, no
 	// free thread slot): reaching one makes "no violation" inconclusive.
@@ -69,7 +71,7 @@ type limit struct {
 // CheckProgram runs bounded model checking on a sequential program with
 // solver s. A counterexample is replayed on the explicit interpreter
 // before it is returned; one that does not replay is an internal error.
-func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
+func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*result.Result, error) {
 	depth := opts.Depth
 	if opts.MainFrame {
 		depth++
@@ -99,7 +101,7 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 // CheckDirect runs bounded model checking on the direct interleaving
 // encoding of a concurrent program within the rounds or switches of b
 // (its Depth and SmallSteps come from opts).
-func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions, b encode.DirectOptions) (*explicit.Result, error) {
+func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions, b encode.DirectOptions) (*result.Result, error) {
 	var entries []*ir.Proc
 	for _, t := range p.Threads {
 		entries = append(entries, t.Proc)
@@ -124,21 +126,21 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 
 // halted is the result of a check whose encoding err ended: unknown when
 // ctx ended it, else the error.
-func halted(ctx context.Context, s solver.Solver, opts ProgramOptions, err error) (*explicit.Result, error) {
+func halted(ctx context.Context, s solver.Solver, opts ProgramOptions, err error) (*result.Result, error) {
 	if ctx.Err() == nil {
 		return nil, err
 	}
-	return &explicit.Result{Engine: "bmc+" + s.Name(), Verdict: explicit.Unknown,
+	return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown,
 		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []string{stopReason(ctx) + " while encoding"}}, nil
 }
 
 // stopReason words why a solver query ended without an answer: the end
-// of ctx (explicit.StopReason), or the solver's giving up while ctx lives.
+// of ctx (halt.Reason), or the solver's giving up while ctx lives.
 func stopReason(ctx context.Context) string {
 	if ctx.Err() == nil {
 		return "the solver gave up"
 	}
-	return explicit.StopReason(ctx)
+	return halt.Reason(ctx)
 }
 
 // stackFrames is how many frames a thread's stack needs: without
@@ -165,11 +167,11 @@ func overflow(sys *ts.System, depth int) limit {
 
 // check is the BMC loop: one query per bound for a violation or a limit
 // not yet seen; once a limit has been seen, violations are searched alone.
-func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
+func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts ProgramOptions) (*result.Result, error) {
 	start := time.Now()
 	b := NewBMC(m.sys, s)
 	b.U.Fixed = m.fixed
-	res := &explicit.Result{
+	res := &result.Result{
 		Engine: "bmc+" + s.Name(),
 		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, m.frames),
 	}
@@ -178,7 +180,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
 	}
 	bad := m.sys.Bad[encode.PropViolation].Lit
-	counterexample := func(k int) (*explicit.Result, error) {
+	counterexample := func(k int) (*result.Result, error) {
 		w := b.Witness(k)
 		steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
 		if err != nil {
@@ -186,7 +188,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		}
 		replay := opts.Replay
 		if replay == nil {
-			replay = func(steps []explicit.ReplayStep) (*explicit.Trace, error) {
+			replay = func(steps []result.ReplayStep) (*result.Trace, error) {
 				eo := explicit.DefaultOptions()
 				eo.Depth = opts.Depth
 				return explicit.Replay(p, eo, steps)
@@ -196,7 +198,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		if err != nil {
 			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
 		}
-		res.Verdict, res.Trace, res.Bound, res.Stats = explicit.Unsafe, tr, k, stats(k)
+		res.Verdict, res.Trace, res.Bound, res.Stats = result.Unsafe, tr, k, stats(k)
 		if m.unwound > 0 {
 			res.Bound = len(steps)
 		}
@@ -216,7 +218,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	for k := 0; k <= opts.MaxSteps; k++ {
 		res.Stats, res.Bound = stats(k), k
 		if err := b.U.Extend(ctx, k); err != nil {
-			res.Verdict = explicit.Unknown
+			res.Verdict = result.Unknown
 			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
 			return res, nil
 		}
@@ -252,7 +254,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		}
 		switch st {
 		case solver.Unknown:
-			res.Verdict = explicit.Unknown
+			res.Verdict = result.Unknown
 			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
 			return res, nil
 		case solver.Sat:
@@ -274,7 +276,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		case solver.Unsat:
 			ended = true
 		case solver.Unknown:
-			res.Verdict = explicit.Unknown
+			res.Verdict = result.Unknown
 			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), opts.MaxSteps))
 			return res, nil
 		}
@@ -292,9 +294,9 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		res.StepsCut = true
 		res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", opts.MaxSteps))
 	}
-	res.Verdict = explicit.Safe
+	res.Verdict = result.Safe
 	if len(res.Limits) > 0 {
-		res.Verdict = explicit.Unknown
+		res.Verdict = result.Unknown
 	}
 	return res, nil
 }

@@ -7,14 +7,15 @@ package explicit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/result"
 )
 
 // Options bound the search.
@@ -37,39 +38,6 @@ type Options struct {
 // DefaultOptions are the bounds used when the user gives none.
 func DefaultOptions() Options {
 	return Options{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 5_000_000}
-}
-
-// Verdict is the outcome of a check.
-type Verdict int
-
-const (
-	Safe    Verdict = iota // no violation within the bounds
-	Unsafe                 // a violation was found; see Trace
-	Unknown                // a limit was reached before a verdict
-)
-
-func (v Verdict) String() string { return [...]string{"safe", "unsafe", "unknown"}[v] }
-
-// Result is the outcome with its evidence; every engine reports one.
-type Result struct {
-	Engine  string // "explicit", "bmc+gini", ...
-	Verdict Verdict
-	Bounds  string   // the bounds the verdict holds under
-	Limits  []string // limits that made the search incomplete (Unknown)
-	Trace   *Trace   // for Unsafe
-	States  int      // explicit: distinct states explored
-	Bound   int      // bmc: the unrolling depth reached
-	// StepsCut says (bmc) that the step bound cut the search short:
-	// executions longer than it were not explored. Unless the user stated
-	// the bound, that makes the verdict Unknown.
-	StepsCut bool
-	// Advice says, for Unknown, what would decide the question.
-	Advice string
-	// ContextBound is, for a violation found by deepening the rounds or
-	// switches (bmc on a concurrent program), the smallest that has one.
-	ContextBound int
-	Stats        string // what the engine did, for people ("1234 states")
-	Elapsed      time.Duration
 }
 
 // Checker explores the state space of one program.
@@ -176,27 +144,17 @@ func (c *Checker) Bounds() string {
 	var parts []string
 	switch {
 	case c.opts.Rounds > 0:
-		parts = append(parts, plural(c.opts.Rounds, "round-robin round"))
+		parts = append(parts, result.Plural(c.opts.Rounds, "round-robin round"))
 	case c.opts.Switches >= 0:
-		parts = append(parts, plural(c.opts.Switches, "context switch"))
+		parts = append(parts, result.Plural(c.opts.Switches, "context switch"))
 	default:
 		parts = append(parts, "all interleavings")
 	}
 	parts = append(parts, fmt.Sprintf("call depth %d", c.opts.Depth))
 	if c.dynamicThreads() {
-		parts = append(parts, fmt.Sprintf("at most %s", plural(c.opts.MaxThreads, "thread")))
+		parts = append(parts, fmt.Sprintf("at most %s", result.Plural(c.opts.MaxThreads, "thread")))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "ch") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // dynamicThreads reports whether the thread count is bounded by
@@ -222,14 +180,14 @@ func (c *Checker) dynamicThreads() bool {
 //
 // The search ends soon after ctx does (it is looked at before every
 // step), with the cause of the end among the limits.
-func (c *Checker) Run(ctx context.Context) *Result {
+func (c *Checker) Run(ctx context.Context) *result.Result {
 	start := time.Now()
 	if c.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
 		defer cancel()
 	}
-	res := &Result{Engine: "explicit", Bounds: c.Bounds()}
+	res := &result.Result{Engine: "explicit", Bounds: c.Bounds()}
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
 	limit := c.search(ctx)
 	res.States = len(c.keys)
@@ -237,7 +195,7 @@ func (c *Checker) Run(ctx context.Context) *Result {
 	if v := c.violation; v != nil {
 		// A violation found before ctx ended is shown even when the search
 		// could not confirm that none is cheaper: it is a real one.
-		res.Verdict = Unsafe
+		res.Verdict = result.Unsafe
 		res.Trace = c.violationTrace().trace
 		return res
 	}
@@ -248,10 +206,10 @@ func (c *Checker) Run(ctx context.Context) *Result {
 		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
 	}
 	if c.threadHit {
-		res.Limits = append(res.Limits, fmt.Sprintf("thread bound reached (%s)", plural(c.opts.MaxThreads, "thread")))
+		res.Limits = append(res.Limits, fmt.Sprintf("thread bound reached (%s)", result.Plural(c.opts.MaxThreads, "thread")))
 	}
 	if len(res.Limits) > 0 {
-		res.Verdict = Unknown
+		res.Verdict = result.Unknown
 	}
 	return res
 }
@@ -288,7 +246,7 @@ func (c *Checker) search(ctx context.Context) string {
 	if c.full() {
 		return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
 	}
-	return StopReason(ctx)
+	return halt.Reason(ctx)
 }
 
 // stopping reports whether the context has ended (a step made again for
@@ -306,17 +264,6 @@ func (c *Checker) full() bool {
 // the state limit is exceeded. One step can have exponentially many
 // outcomes, so it is looked at before each.
 func (c *Checker) halted() bool { return c.stopping() || c.full() }
-
-// StopReason names why ctx ended, for Result.Limits: "timeout" for its
-// deadline, else its cause (the memory limit, say). Every engine words
-// its limits with it.
-func StopReason(ctx context.Context) string {
-	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
-		return "timeout"
-	}
-	return cause.Error()
-}
 
 // add records s, reached from c.cur by rec at cost at, unless it is known
 // at a cost no higher.

@@ -10,6 +10,7 @@ import (
 
 	"bmc/internal/corpus"
 	"bmc/ir"
+	"bmc/result"
 )
 
 const benchDir = "../../shared/bench"
@@ -86,9 +87,9 @@ func TestCorpusVerdicts(t *testing.T) {
 			if why != "" {
 				t.Logf("manifest says %s; checking %s instead: %s", c.Expected, verdict, why)
 			}
-			want := Safe
+			want := result.Safe
 			if verdict == "unsafe" {
-				want = Unsafe
+				want = result.Unsafe
 			}
 			notFinished := false
 			for _, l := range res.Limits {
@@ -98,7 +99,7 @@ func TestCorpusVerdicts(t *testing.T) {
 			case res.Verdict == want:
 			case notFinished:
 				t.Skipf("not finished within %s (%s): %v", corpusTimeout, res.Bounds, res.Limits)
-			case res.Verdict == Unknown && want == Safe:
+			case res.Verdict == result.Unknown && want == result.Safe:
 				// A thread or depth bound was reached without a violation:
 				// consistent with safe, but only up to that bound.
 				t.Logf("no violation within %s; %v", res.Bounds, res.Limits)
@@ -113,7 +114,7 @@ func TestCorpusVerdicts(t *testing.T) {
 			if miss := c.Bounds().MissRounds; miss > 0 {
 				opts.Rounds = miss
 				ck, _ := New(p, opts)
-				if r := ck.Run(context.Background()); r.Verdict != Safe {
+				if r := ck.Run(context.Background()); r.Verdict != result.Safe {
 					t.Errorf("manifest says %d rounds miss the bug; got %s", opts.Rounds, r.Verdict)
 				}
 			}

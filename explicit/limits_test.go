@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bmc/ir"
+	"bmc/result"
 )
 
 // TestSearchEndsWithItsContext: the search notices the end of its context
@@ -51,7 +52,7 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 			if took := time.Since(start); took > limit+time.Second {
 				t.Errorf("the search ended %s after it was started, its limit was %s", took.Round(time.Millisecond), limit)
 			}
-			if res.Verdict != Unknown || !slices.Contains(res.Limits, tc.want) || !res.Incomplete() {
+			if res.Verdict != result.Unknown || !slices.Contains(res.Limits, tc.want) || !res.Incomplete() {
 				t.Errorf("verdict %s, limits %q, incomplete %v; want unknown with %q", res.Verdict, res.Limits, res.Incomplete(), tc.want)
 			}
 		})
@@ -100,7 +101,7 @@ func TestSplitEnds(t *testing.T) {
 			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("the search took %s", took.Round(time.Millisecond))
 			}
-			if res.Verdict != Unknown || !slices.Contains(res.Limits, tc.want) {
+			if res.Verdict != result.Unknown || !slices.Contains(res.Limits, tc.want) {
 				t.Errorf("verdict %s, limits %q; want unknown with %q", res.Verdict, res.Limits, tc.want)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // layerNode is an execution's end in shortestByLayers: the state, the
@@ -208,9 +209,9 @@ func checkShortest(t *testing.T, p *ir.Program, b bound, depth, steps, switches 
 		opts.Depth, opts.NoReduction = depth, !reduce
 		res := runExplicit(t, p, opts)
 		switch {
-		case res.Verdict == Unsafe && !ok:
+		case res.Verdict == result.Unsafe && !ok:
 			t.Fatalf("reduction %v: a violation the oracle does not find:\n%s", reduce, traceText(res.Trace))
-		case res.Verdict != Unsafe && ok:
+		case res.Verdict != result.Unsafe && ok:
 			t.Fatalf("reduction %v: %s %v; the oracle finds a violation in %d steps", reduce, res.Verdict, res.Limits, steps)
 		case !ok:
 		case res.Trace.Statements() != steps:

@@ -7,6 +7,7 @@ import (
 
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // schedules are the scheduling modes every differential test covers.
@@ -28,7 +29,7 @@ func loadText(t *testing.T, name, src string, opts ir.Options) *ir.Program {
 	return p
 }
 
-func runExplicit(t *testing.T, p *ir.Program, opts Options) *Result {
+func runExplicit(t *testing.T, p *ir.Program, opts Options) *result.Result {
 	t.Helper()
 	c, err := New(p, opts)
 	if err != nil {
@@ -61,11 +62,11 @@ func TestReductionAgreesOnRandomPrograms(t *testing.T) {
 			if a.Incomplete() || b.Incomplete() {
 				continue
 			}
-			if (a.Verdict == Unsafe) != (b.Verdict == Unsafe) {
+			if (a.Verdict == result.Unsafe) != (b.Verdict == result.Unsafe) {
 				t.Fatalf("seed %d, %s: reduced search says %s, full search says %s\n%s", seed, sc.name, a.Verdict, b.Verdict, src)
 			}
 			total++
-			if a.Verdict == Unsafe {
+			if a.Verdict == result.Unsafe {
 				unsafe++
 			}
 		}

@@ -4,17 +4,8 @@ import (
 	"fmt"
 
 	"bmc/ir"
+	"bmc/result"
 )
-
-// ReplayStep is one statement of a counterexample found by another engine:
-// the thread, the edge it takes and the values the engine's model gives
-// after it.
-type ReplayStep struct {
-	Thread  int // index among the threads in existence (init is thread 0 while it runs)
-	Edge    *ir.Edge
-	Globals []ir.Value // all globals after the step; nil: not given
-	Locals  []ir.Value // the locals of the thread's top frame after the step; nil: not given
-}
 
 // replayPath holds the states a replay has reached, by id, each with the
 // state it was reached from and how.
@@ -45,7 +36,7 @@ func (r *replayPath) add(s *state, parent int32, rec stepRec) int32 {
 // only the initial values that are read before they are written. Where
 // the model leaves a value read open (another thread's local read by a
 // broadcast, say), every choice is followed until a later step decides.
-func Replay(p *ir.Program, opts Options, steps []ReplayStep) (*Trace, error) {
+func Replay(p *ir.Program, opts Options, steps []result.ReplayStep) (*result.Trace, error) {
 	c, err := New(p, opts)
 	if err != nil {
 		return nil, err
@@ -95,7 +86,7 @@ func Replay(p *ir.Program, opts Options, steps []ReplayStep) (*Trace, error) {
 }
 
 // replayable says why step i cannot be taken from s, or nil.
-func (c *Checker) replayable(s *state, i int, st ReplayStep) error {
+func (c *Checker) replayable(s *state, i int, st result.ReplayStep) error {
 	if st.Thread < 0 || st.Thread >= len(s.threads) {
 		return fmt.Errorf("replay: step %d (%s): no thread %d", i, st.Edge.Stmt, st.Thread)
 	}
@@ -115,15 +106,15 @@ func (c *Checker) replayable(s *state, i int, st ReplayStep) error {
 
 // replayTrace is the trace of the violation the replay reached, or an
 // error when its schedule does not fit the bound.
-func (c *Checker) replayTrace() (*Trace, error) {
+func (c *Checker) replayTrace() (*result.Trace, error) {
 	b := c.violationTrace()
 	switch {
 	case c.opts.Switches >= 0 && b.trace.Switches > c.opts.Switches:
 		return nil, fmt.Errorf("replay: the steps need %s, more than the bound of %d",
-			plural(b.trace.Switches, "context switch"), c.opts.Switches)
+			result.Plural(b.trace.Switches, "context switch"), c.opts.Switches)
 	case c.opts.Rounds > 0 && b.rounds > c.opts.Rounds:
 		return nil, fmt.Errorf("replay: the steps need %s, more than the bound of %d",
-			plural(b.rounds, "round"), c.opts.Rounds)
+			result.Plural(b.rounds, "round"), c.opts.Rounds)
 	}
 	return b.trace, nil
 }
@@ -132,7 +123,7 @@ func (c *Checker) replayTrace() (*Trace, error) {
 // does not write set to the model's: for such a variable the value after
 // the step is the value before it. (A value both read and written is
 // decided by matching the outcomes, see agrees.)
-func (c *Checker) preRefine(s *state, rec stepRec, st ReplayStep) *state {
+func (c *Checker) preRefine(s *state, rec stepRec, st result.ReplayStep) *state {
 	t, e := st.Thread, st.Edge
 	th := &s.threads[t]
 	// The model's locals are those of the top frame after the step.
@@ -169,7 +160,7 @@ func (c *Checker) preRefine(s *state, rec stepRec, st ReplayStep) *state {
 
 // agrees reports whether the definite values of n agree with the model's
 // values after the step.
-func agrees(n *state, st ReplayStep) bool {
+func agrees(n *state, st result.ReplayStep) bool {
 	same := func(have, want ir.Value) bool {
 		return have == ir.Unknown || want == ir.Unknown || have == want
 	}

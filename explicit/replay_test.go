@@ -9,11 +9,12 @@ import (
 
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // explore runs the explicit search and returns the checker too, so that
 // a test can take the execution of the violation found.
-func explore(t *testing.T, p *ir.Program, opts Options) (*Checker, *Result) {
+func explore(t *testing.T, p *ir.Program, opts Options) (*Checker, *result.Result) {
 	t.Helper()
 	c, err := New(p, opts)
 	if err != nil {
@@ -40,7 +41,7 @@ func loadFile(t *testing.T, name, threads string) *ir.Program {
 // modelSteps turns the execution of the violation the search found into
 // the steps another engine would give, with a model's values: every value
 // definite, the arbitrary ones T.
-func modelSteps(c *Checker) []ReplayStep {
+func modelSteps(c *Checker) []result.ReplayStep {
 	p := c.violationPath()
 	c.concretize(p.states, p.recs)
 	model := func(vals []ir.Value) []ir.Value {
@@ -53,10 +54,10 @@ func modelSteps(c *Checker) []ReplayStep {
 		}
 		return out
 	}
-	var steps []ReplayStep
+	var steps []result.ReplayStep
 	for i := 1; i < len(p.states); i++ {
 		a, b, r := p.states[i-1], p.states[i], p.recs[i]
-		st := ReplayStep{Thread: int(r.thread), Edge: c.prog.Edges[r.edge], Globals: model(b.globals)}
+		st := result.ReplayStep{Thread: int(r.thread), Edge: c.prog.Edges[r.edge], Globals: model(b.globals)}
 		if th := &b.threads[st.Thread]; !(a.init && !b.init) && th.alive() {
 			st.Locals = model(th.top().locals)
 		}
@@ -66,7 +67,7 @@ func modelSteps(c *Checker) []ReplayStep {
 }
 
 // traceText is a trace as the lines a person reads, without positions.
-func traceText(tr *Trace) string {
+func traceText(tr *result.Trace) string {
 	var lines []string
 	for _, s := range tr.Steps {
 		if s.Event != "" {
@@ -120,7 +121,7 @@ func TestReplayedTraceIsTheExplicitTrace(t *testing.T) {
 		t.Run(tc.file+" "+tc.bound.String(), func(t *testing.T) {
 			p := loadFile(t, tc.file, tc.threads)
 			c, res := explore(t, p, tc.bound.options())
-			if res.Verdict != Unsafe {
+			if res.Verdict != result.Unsafe {
 				t.Fatalf("%s: %s, no counterexample to replay", tc.bound, res.Verdict)
 			}
 			replayed, err := Replay(p, tc.bound.options(), modelSteps(c))
@@ -159,7 +160,7 @@ func TestReplayedRandomTraces(t *testing.T) {
 				opts := DefaultOptions()
 				opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates, opts.NoReduction = sc.switches, sc.rounds, 4, 5_000, !reduce
 				c, res := explore(t, p, opts)
-				if res.Verdict != Unsafe {
+				if res.Verdict != result.Unsafe {
 					continue
 				}
 				tr, err := Replay(p, opts, modelSteps(c))
@@ -184,7 +185,7 @@ func TestReplayedRandomTraces(t *testing.T) {
 func TestReplayKeepsToTheBound(t *testing.T) {
 	p := loadFile(t, "peterson_buggy.bpl", "")
 	c, res := explore(t, p, bound{2, 0}.options())
-	if res.Verdict != Unsafe {
+	if res.Verdict != result.Unsafe {
 		t.Fatalf("peterson_buggy.bpl --switches 2: %s", res.Verdict)
 	}
 	steps := modelSteps(c)
@@ -232,14 +233,14 @@ thread void b() begin h := F; end`)
 	for _, bd := range []bound{{-1, 0}, {1, 0}, {-1, 1}} {
 		t.Run(bd.String(), func(t *testing.T) {
 			c, res := explore(t, p, bd.options())
-			if res.Verdict != Unsafe {
+			if res.Verdict != result.Unsafe {
 				t.Fatalf("verdict %s", res.Verdict)
 			}
 			replayed, err := Replay(p, bd.options(), modelSteps(c))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for name, tr := range map[string]*Trace{"explicit": res.Trace, "replayed": replayed} {
+			for name, tr := range map[string]*result.Trace{"explicit": res.Trace, "replayed": replayed} {
 				text := traceText(tr)
 				for _, line := range strings.Split(text, "\n") {
 					if len(line) > 100 || strings.Contains(line, "unused") {
@@ -274,7 +275,7 @@ void main() begin
 end`
 	p := loadText(t, "results.bpl", src, ir.Options{})
 	c, res := explore(t, p, DefaultOptions())
-	if res.Verdict != Unsafe {
+	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %s", res.Verdict)
 	}
 	replayed, err := Replay(p, DefaultOptions(), modelSteps(c))
@@ -288,7 +289,7 @@ end`
 		"main  got := tryacquire(m);  got=F",
 		"main  return a, !a;  r=T g=F",
 	}
-	for name, tr := range map[string]*Trace{"explicit": res.Trace, "replayed": replayed} {
+	for name, tr := range map[string]*result.Trace{"explicit": res.Trace, "replayed": replayed} {
 		text := traceText(tr)
 		at := 0
 		for _, w := range want {

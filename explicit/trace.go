@@ -7,29 +7,8 @@ import (
 
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/result"
 )
-
-// Trace is a counterexample: the steps from an initial state to the
-// violation, in the program's own source lines.
-type Trace struct {
-	Violation string   // what went wrong
-	File      string   // where it went wrong
-	Pos       lang.Pos //
-	Steps     []Step
-	Switches  int // context switches in the trace
-}
-
-// Step is one line of a trace: a statement executed by a thread, or a
-// scheduling event (Event non-empty) such as a context switch.
-type Step struct {
-	Thread  string   `json:"thread"`
-	Event   string   `json:"event,omitempty"`
-	File    string   `json:"file,omitempty"`
-	Pos     lang.Pos `json:"-"`
-	Proc    string   `json:"function,omitempty"`
-	Stmt    string   `json:"statement,omitempty"`
-	Changes []string `json:"changes,omitempty"` // "x=T", "lock m held by adder#1"
-}
 
 // fail reports a violation of the step being executed (c.executing) from the
 // state being expanded; v is that state with the values the step read.
@@ -161,7 +140,7 @@ func (c *Checker) restoreSink(sink func(*state, stepRec), quiet bool) {
 
 // builtTrace is a trace with the rounds its schedule needs (-k).
 type builtTrace struct {
-	trace  *Trace
+	trace  *result.Trace
 	rounds int
 }
 
@@ -175,7 +154,7 @@ func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace 
 	kept := c.keptSteps(states, recs)
 
 	names := threadNames(states[len(states)-1])
-	tr := &Trace{Violation: msg, File: file, Pos: pos}
+	tr := &result.Trace{Violation: msg, File: file, Pos: pos}
 	var initial []string
 	for i, g := range c.prog.Globals {
 		if start.globals[i] == ir.Unknown && states[0].globals[i] != ir.Unknown {
@@ -183,7 +162,7 @@ func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace 
 		}
 	}
 	if len(initial) > 0 {
-		tr.Steps = append(tr.Steps, Step{Event: "initial values: " + strings.Join(initial, " ")})
+		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(initial, " ")})
 	}
 	sched := schedule{opts: c.opts, last: -1}
 	for i := 1; i < len(states); i++ {
@@ -435,16 +414,16 @@ func (sc *schedule) next(t int, name string) string {
 }
 
 // describe appends the trace lines for the step rec from a to b.
-func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string, sched *schedule) {
+func (c *Checker) describe(tr *result.Trace, a, b *state, rec stepRec, names []string, sched *schedule) {
 	t := int(rec.thread)
 	e := c.prog.Edges[rec.edge]
 	who := name(names, a, t)
 	if !a.init {
 		if ev := sched.next(t, who); ev != "" {
-			tr.Steps = append(tr.Steps, Step{Thread: who, Event: ev})
+			tr.Steps = append(tr.Steps, result.Step{Thread: who, Event: ev})
 		}
 	}
-	tr.Steps = append(tr.Steps, Step{
+	tr.Steps = append(tr.Steps, result.Step{
 		Thread: who, File: c.prog.File, Pos: e.Pos, Proc: e.Proc.Name,
 		Stmt: e.Stmt, Changes: c.changes(a, b, t, e, names),
 	})
@@ -453,7 +432,7 @@ func (c *Checker) describe(tr *Trace, a, b *state, rec stepRec, names []string, 
 		for i := range b.threads {
 			started = append(started, name(names, b, i))
 		}
-		tr.Steps = append(tr.Steps, Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
+		tr.Steps = append(tr.Steps, result.Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
 	}
 }
 

@@ -2,6 +2,7 @@ package explicit
 
 import (
 	"bmc/ir"
+	"bmc/result"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ void main() begin
   assert(!x);
 end`
 	res := runExplicit(t, loadText(t, "t.bpl", src, ir.Options{}), DefaultOptions())
-	if res.Verdict != Unsafe {
+	if res.Verdict != result.Unsafe {
 		t.Fatalf("verdict %s", res.Verdict)
 	}
 	var lines []string

@@ -16,6 +16,7 @@ import (
 	"bmc/internal/corpus"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 const benchDir = "../../shared/bench"
@@ -67,14 +68,14 @@ func spawns(p *ir.Program) bool {
 }
 
 // verdict runs the explicit checker; ok is false when it cannot decide.
-func verdict(t *testing.T, p *ir.Program, opts explicit.Options) (explicit.Verdict, bool) {
+func verdict(t *testing.T, p *ir.Program, opts explicit.Options) (result.Verdict, bool) {
 	t.Helper()
 	ck, err := explicit.New(p, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := ck.Run(context.Background())
-	return res.Verdict, res.Verdict != explicit.Unknown
+	return res.Verdict, res.Verdict != result.Unknown
 }
 
 // sameVerdict checks p and its printed form q under opts.
@@ -245,77 +246,77 @@ func TestFormatSemantics(t *testing.T) {
 		threads string // --threads
 		target  string // --target
 		rounds  int    // 0: every interleaving
-		want    explicit.Verdict
+		want    result.Verdict
 		text    string // a substring of the printed program
 	}
 	cases := []tc{
 		{name: "if-then-else and while", src: `decl x, y, z; void main() begin
 			if x then y := T; elsif z then y := F; else y := x; fi
 			while !z do z := T; od
-			assert(y = x & z); end`, want: explicit.Safe, text: "else"},
+			assert(y = x & z); end`, want: result.Safe, text: "else"},
 		{name: "atomic section", src: `decl g;
 			void init() begin g := F; end
 			thread void a() begin atomic_begin; g := T; g := F; atomic_end; end
-			thread void b() begin assert(!g); end`, want: explicit.Safe, text: "atomic_begin;"},
+			thread void b() begin assert(!g); end`, want: result.Safe, text: "atomic_begin;"},
 		{name: "Getafix atomic variable", src: `decl atomic, g;
 			void init() begin atomic := F; g := F; endinit: skip; end
 			void thread1() begin atomic := T; g := T; g := F; atomic := F; end
-			void main() begin assert(!g); end`, rounds: 4, want: explicit.Safe, text: "void thread1()"},
+			void main() begin assert(!g); end`, rounds: 4, want: result.Safe, text: "void thread1()"},
 		{name: "Getafix atomic variable, thread printed twice", src: `decl atomic, g;
 			void init() begin atomic := F; g := F; endinit: skip; end
 			void thread1() begin atomic := T; g := T; g := F; atomic := F; end
-			void main() begin assert(!g); end`, threads: "thread1=2", rounds: 3, want: explicit.Safe, text: "atomic := F;\n  atomic_end;"},
+			void main() begin assert(!g); end`, threads: "thread1=2", rounds: 3, want: result.Safe, text: "atomic := F;\n  atomic_end;"},
 		{name: "atomic is an ordinary variable with thread functions", src: `decl atomic, g;
 			void init() begin atomic := F; g := F; end
 			thread void a() begin atomic := T; g := T; g := F; atomic := F; end
-			thread void b() begin assert(!g); end`, want: explicit.Unsafe},
+			thread void b() begin assert(!g); end`, want: result.Unsafe},
 		{name: "__VERIFIER_atomic call", src: `decl g;
 			void init() begin g := F; end
 			void __VERIFIER_atomic_flip() begin g := T; g := F; end
 			void thread1() begin __VERIFIER_atomic_flip(); end
-			void main() begin assert(!g); end`, want: explicit.Safe},
+			void main() begin assert(!g); end`, want: result.Safe},
 		{name: "init stops at endinit", src: `decl g;
 			void init() begin g := T; endinit: skip; g := F; end
-			void main() begin assert(g); end`, want: explicit.Safe, text: "endinit:"},
-		{name: "error label in init", src: `void init() begin SLIC_ERROR: skip; end void main() begin skip; end`, want: explicit.Unsafe},
+			void main() begin assert(g); end`, want: result.Safe, text: "endinit:"},
+		{name: "error label in init", src: `void init() begin SLIC_ERROR: skip; end void main() begin skip; end`, want: result.Unsafe},
 		{name: "repeated error labels", src: `decl g; void main() begin
-			if g then SLIC_ERROR: skip; else SLIC_ERROR: skip; fi end`, want: explicit.Unsafe},
+			if g then SLIC_ERROR: skip; else SLIC_ERROR: skip; fi end`, want: result.Unsafe},
 		{name: "custom target", src: `void main() begin decl x; if x then error: skip; fi if !x then MINE: skip; fi end`,
-			target: "MINE", want: explicit.Unsafe, text: "MINE: error:"},
+			target: "MINE", want: result.Unsafe, text: "MINE: error:"},
 		{name: "custom target, default labels are plain", src: `void main() begin error: skip; assume(F); MINE: skip; end`,
-			target: "MINE", want: explicit.Safe},
-		{name: "goto to a label that is also an error label", src: `void main() begin goto ERROR; ERROR: skip; end`, want: explicit.Unsafe},
+			target: "MINE", want: result.Safe},
+		{name: "goto to a label that is also an error label", src: `void main() begin goto ERROR; ERROR: skip; end`, want: result.Unsafe},
 		{name: "locks", src: `decl in; lock m;
 			void init() begin in := F; end
 			thread void a() begin acquire(m); in := T; assert(in); in := F; release(m); end
-			thread void b() begin decl t; t := tryacquire(m); if t then in := T; in := F; release(m); fi end`, want: explicit.Safe},
-		{name: "release of a lock not held", src: `lock m; thread void a() begin release(m); end`, want: explicit.Unsafe},
+			thread void b() begin decl t; t := tryacquire(m); if t then in := T; in := F; release(m); fi end`, want: result.Safe},
+		{name: "release of a lock not held", src: `lock m; thread void a() begin release(m); end`, want: result.Unsafe},
 		{name: "enforce", src: `decl g; void f() begin enforce g; g := F; assert(F); end void main() begin g := T; f(); end`,
-			want: explicit.Safe, text: "enforce g;"},
-		{name: "local shadows global", src: `decl g; void main() begin decl g; g := F; assert(!g); end`, want: explicit.Safe},
-		{name: "standalone constrain", src: `decl g, h; void main() begin g := T; constrain('h & 'g = g); assert(g & h); end`, want: explicit.Safe},
-		{name: "target assigned twice", src: `void main() begin decl x; x, x := T, F; assert(F); end`, want: explicit.Safe},
-		{name: "return without values", src: `bool f() begin return; end void main() begin decl x; x := f(); assert(x); end`, want: explicit.Unsafe},
+			want: result.Safe, text: "enforce g;"},
+		{name: "local shadows global", src: `decl g; void main() begin decl g; g := F; assert(!g); end`, want: result.Safe},
+		{name: "standalone constrain", src: `decl g, h; void main() begin g := T; constrain('h & 'g = g); assert(g & h); end`, want: result.Safe},
+		{name: "target assigned twice", src: `void main() begin decl x; x, x := T, F; assert(F); end`, want: result.Safe},
+		{name: "return without values", src: `bool f() begin return; end void main() begin decl x; x := f(); assert(x); end`, want: result.Unsafe},
 		{name: "ASYNC label spawns", src: `decl g; void t() begin g := T; end
-			void main() begin g := F; ASYNC_1: t(); assert(!g); end`, want: explicit.Unsafe, text: "start_thread t();"},
+			void main() begin g := F; ASYNC_1: t(); assert(!g); end`, want: result.Unsafe, text: "start_thread t();"},
 		{name: "start_thread passes arguments", src: `void t(a) begin assert(a); end
-			void main() begin start_thread t(T); end`, want: explicit.Safe},
+			void main() begin start_thread t(T); end`, want: result.Safe},
 		{name: "fork copies the locals", src: `void main() begin decl l; l := T; start_thread goto w; l := F; goto done; w: assert(l); done: skip; end`,
-			want: explicit.Safe, text: "start_thread goto"},
-		{name: "end_thread", src: `void main() begin start_thread goto w; end_thread; assert(F); w: skip; end`, want: explicit.Safe},
+			want: result.Safe, text: "start_thread goto"},
+		{name: "end_thread", src: `void main() begin start_thread goto w; end_thread; assert(F); w: skip; end`, want: result.Safe},
 		{name: "broadcast", src: `void main() begin decl l; l := F;
 			start_thread goto w; l, l$ := F, T; goto done;
-			w: assume(l); SLIC_ERROR: skip; done: skip; end`, want: explicit.Unsafe, text: "l, l$ := F, T;"},
+			w: assume(l); SLIC_ERROR: skip; done: skip; end`, want: result.Unsafe, text: "l, l$ := F, T;"},
 		{name: "passive constraint", src: `void main() begin decl l; l := F;
-			start_thread goto w; l := T constrain l$; assert(F); w: goto w; end`, want: explicit.Safe},
+			start_thread goto w; l := T constrain l$; assert(F); w: goto w; end`, want: result.Safe},
 		{name: "thread instances", src: `decl c0, c1;
 			void init() begin c0, c1 := F, F; end
 			thread void inc() begin atomic_begin; c1, c0 := c1 | c0, !c0; atomic_end; end
-			thread void check() begin assert(!c1); end`, threads: "inc=2", want: explicit.Unsafe, text: "thread void inc_2()"},
+			thread void check() begin assert(!c1); end`, threads: "inc=2", want: result.Unsafe, text: "thread void inc_2()"},
 		{name: "race needs two rounds", src: `decl x, y;
 			void init() begin x, y := F, F; end
 			thread void a() begin x := T; assert(!y); end
-			thread void b() begin y := x; end`, rounds: 1, want: explicit.Safe},
+			thread void b() begin y := x; end`, rounds: 1, want: result.Safe},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -570,7 +571,7 @@ func TestFormatHandBuilt(t *testing.T) {
 	type tc struct {
 		name  string
 		build func(b *builder)
-		want  explicit.Verdict
+		want  result.Verdict
 		text  []string // substrings of the printed program
 	}
 	cases := []tc{
@@ -586,7 +587,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 0, &ir.Edge{Kind: ir.Return, To: -1})
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Assert, Cond: ir.Not(v(g)), To: 0})
 			},
-			want: explicit.Unsafe,
+			want: result.Unsafe,
 			text: []string{"goto L0_1, L0_2, L0_3;", "g := T constrain !g;", "assume(g | *);"},
 		},
 		{
@@ -602,7 +603,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Assert, Cond: ir.Not(v(x)), To: 2})
 				b.edge(b.main, 2, &ir.Edge{Kind: ir.Return, To: -1})
 			},
-			want: explicit.Unsafe,
+			want: result.Unsafe,
 			text: []string{"bool<2> f_1()", "decl x_0 := F;", "_, x_0 := f_1();"},
 		},
 		{
@@ -618,7 +619,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Return, To: -1})
 				b.edge(b.main, 2, &ir.Edge{Kind: ir.Skip, To: 1})
 			},
-			want: explicit.Unsafe,
+			want: result.Unsafe,
 			text: []string{"error: skip;"},
 		},
 		{
@@ -631,7 +632,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Return, To: -1})
 				b.edge(b.main, 2, &ir.Edge{Kind: ir.Skip, To: 1})
 			},
-			want: explicit.Safe,
+			want: result.Safe,
 		},
 		{
 			name: "constrain and havoc",
@@ -644,7 +645,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 2, &ir.Edge{Kind: ir.Havoc, Guard: v(g), Targets: []*ir.Var{h}, To: 3})
 				b.edge(b.main, 3, &ir.Edge{Kind: ir.Assert, Cond: v(g), To: 3})
 			},
-			want: explicit.Safe,
+			want: result.Safe,
 			text: []string{"g, h := *, g constrain 'g ^ 'h;", "h := * constrain g;"},
 		},
 		{
@@ -662,7 +663,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Call, Callee: other, To: 2})
 				b.edge(b.main, 2, &ir.Edge{Kind: ir.Assert, Cond: ir.Binary(ir.OpAnd, v(g), ir.Not(v(h))), To: 2})
 			},
-			want: explicit.Safe,
+			want: result.Safe,
 			text: []string{"decl if_, h;", "void main()", "decl h_2 := T;", "void p_thread_helper()"},
 		},
 		{
@@ -673,7 +674,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.edge(b.main, 0, &ir.Edge{Kind: ir.Assign, Guard: v(h), Constrain: ir.Not(primed(g)), To: 1})
 				b.edge(b.main, 1, &ir.Edge{Kind: ir.Assert, Cond: ir.Binary(ir.OpAnd, ir.Not(v(g)), v(h)), To: 1})
 			},
-			want: explicit.Safe,
+			want: result.Safe,
 			text: []string{"assume(h & !g);"},
 		},
 		{
@@ -691,7 +692,7 @@ func TestFormatHandBuilt(t *testing.T) {
 				b.nodes(b.main, 1)
 				b.edge(b.main, 0, &ir.Edge{Kind: ir.Assert, Cond: v(g), To: 0})
 			},
-			want: explicit.Safe,
+			want: result.Safe,
 			text: []string{"void init()", "endinit: g := F;"},
 		},
 	}

@@ -10,6 +10,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -24,7 +25,7 @@ func load(t *testing.T, name, src string, opts ir.Options) *ir.Program {
 
 // verdict runs the explicit checker on p (one thread) with a call depth
 // bound.
-func verdict(t *testing.T, p *ir.Program, depth, states int) *explicit.Result {
+func verdict(t *testing.T, p *ir.Program, depth, states int) *result.Result {
 	t.Helper()
 	o := explicit.DefaultOptions()
 	o.Depth, o.MaxStates = depth, states
@@ -144,7 +145,7 @@ func TestLowerRandom(t *testing.T) {
 			}
 			ck, _ := explicit.New(p, o)
 			want := ck.Run(context.Background())
-			if want.Verdict == explicit.Unknown {
+			if want.Verdict == result.Unknown {
 				counts["original unknown"]++
 				continue
 			}
@@ -163,7 +164,7 @@ func TestLowerRandom(t *testing.T) {
 					if err != nil {
 						t.Fatalf("seed %d, %s, %v: %v\n%s", seed, method, bd, err, excerpt(text))
 					}
-					if reachable != (want.Verdict == explicit.Unsafe) {
+					if reachable != (want.Verdict == result.Unsafe) {
 						t.Fatalf("seed %d, %s, %v: original %s, Moped says reachable=%v\n%s\n%s", seed, method, bd, want.Verdict, reachable, src, excerpt(text))
 					}
 					counts["moped agrees"]++
@@ -174,7 +175,7 @@ func TestLowerRandom(t *testing.T) {
 				}
 				// main, the thread's frames and the call of violation
 				got := verdict(t, q, depth+2, 100_000)
-				if got.Verdict == explicit.Unknown {
+				if got.Verdict == result.Unknown {
 					counts[method+" unknown"]++
 					continue
 				}

@@ -12,17 +12,18 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
+	"bmc/result"
 	"bmc/solver"
 )
 
 // CheckBMC runs BMC with s on the sequentialization and maps a
 // counterexample back to a replayed trace of the original program.
-func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*explicit.Result, error) {
+func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*result.Result, error) {
 	eo := explicit.DefaultOptions()
 	eo.Depth = depth
 	return engine.CheckProgram(context.Background(), sp.Seq, s, engine.ProgramOptions{
 		Depth: depth, MainFrame: true, MaxSteps: steps,
-		Replay: func(st []explicit.ReplayStep) (*explicit.Trace, error) {
+		Replay: func(st []result.ReplayStep) (*result.Trace, error) {
 			cs, err := sp.Interleave(st)
 			if err != nil {
 				return nil, err
@@ -58,7 +59,7 @@ func TestBMCOnSequentializations(t *testing.T) {
 		for _, bd := range []Bound{bounds[seed%int64(len(bounds))], bounds[(seed+2)%int64(len(bounds))]} {
 			ck, _ := explicit.New(p, explicitOpts(bd, depth))
 			want := ck.Run(context.Background())
-			if want.Incomplete() && want.Verdict != explicit.Unsafe {
+			if want.Incomplete() && want.Verdict != result.Unsafe {
 				continue
 			}
 			for _, method := range []string{"eager", "lazy"} {
@@ -76,8 +77,8 @@ func TestBMCOnSequentializations(t *testing.T) {
 					}
 					exhaustive := strings.HasPrefix(res.Bounds, "all executions")
 					switch {
-					case res.Verdict == explicit.Unsafe && want.Verdict != explicit.Unsafe,
-						want.Verdict == explicit.Unsafe && res.Verdict == explicit.Safe && exhaustive:
+					case res.Verdict == result.Unsafe && want.Verdict != result.Unsafe,
+						want.Verdict == result.Unsafe && res.Verdict == result.Safe && exhaustive:
 						t.Fatalf("seed %d %s %v %s: explicit %s, bmc %s (%s)\n%s", seed, method, bd, name, want.Verdict, res.Verdict, res.Bounds, src)
 					}
 					counts[fmt.Sprintf("%s %s/%s exh=%v", method, want.Verdict, res.Verdict, exhaustive)]++
@@ -134,7 +135,7 @@ void thread1() begin g := T; end`,
 				if err != nil {
 					t.Fatalf("%s, %s, %s: %v", name, method, sv, err)
 				}
-				if res.Verdict != explicit.Unsafe {
+				if res.Verdict != result.Unsafe {
 					t.Errorf("%s, %s, %s: %s within %s, want a violation", name, method, sv, res.Verdict, res.Bounds)
 				}
 			}

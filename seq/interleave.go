@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"sort"
 
-	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // step is a step of the original program found in a sequential trace.
 type step struct {
-	explicit.ReplayStep
+	result.ReplayStep
 	ctx  int // the context it belongs to
 	run  int // lazy: the call from main it was executed in
 	fail bool
@@ -21,7 +21,7 @@ type step struct {
 // with the values after each, as encode.Steps gives them) into the steps
 // of the original program in execution order, each on its thread, for
 // explicit.Replay on sp.Orig.
-func (sp *Program) Interleave(trace []explicit.ReplayStep) ([]explicit.ReplayStep, error) {
+func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, error) {
 	var init, steps []step
 	var runThread []int // by run: the thread it ran
 	for i, st := range trace {
@@ -47,7 +47,7 @@ func (sp *Program) Interleave(trace []explicit.ReplayStep) ([]explicit.ReplaySte
 		if len(st.Globals) < len(sp.Seq.Globals) {
 			return nil, fmt.Errorf("interleave: step %d has no values of the globals", i)
 		}
-		rs := explicit.ReplayStep{Edge: o.edge, Globals: st.Globals[:len(sp.Orig.Globals)], Locals: st.Locals}
+		rs := result.ReplayStep{Edge: o.edge, Globals: st.Globals[:len(sp.Orig.Globals)], Locals: st.Locals}
 		if o.thread < 0 {
 			if o.edge.Proc == sp.Orig.Init && (o.edge.Kind == ir.Return || o.edge.To == sp.Orig.InitStop) {
 				rs.Locals = nil // init ends here: the thread's locals are not init's
@@ -68,7 +68,7 @@ func (sp *Program) Interleave(trace []explicit.ReplayStep) ([]explicit.ReplaySte
 		}
 		steps = append(steps, step{ReplayStep: rs, ctx: ctx, run: run, fail: o.fail, seq: i})
 	}
-	var out []explicit.ReplayStep
+	var out []result.ReplayStep
 	for _, s := range init {
 		out = append(out, s.ReplayStep)
 	}

@@ -43,6 +43,7 @@ import (
 	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/result"
 )
 
 // Bound is a context bound: Rounds > 0 round-robin rounds (threads in
@@ -55,19 +56,9 @@ type Bound struct {
 
 func (b Bound) String() string {
 	if b.Rounds > 0 {
-		return plural(b.Rounds, "round-robin round")
+		return result.Plural(b.Rounds, "round-robin round")
 	}
-	return plural(b.Switches, "context switch")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	if strings.HasSuffix(word, "ch") {
-		return fmt.Sprintf("%d %ses", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return result.Plural(b.Switches, "context switch")
 }
 
 // Program is a sequentialization: the sequential program and what is

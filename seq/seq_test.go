@@ -8,6 +8,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // bounds are the context bounds the differential tests try.
@@ -48,7 +49,7 @@ func TestSequentializationsAgree(t *testing.T) {
 		for _, bd := range bounds {
 			ck, _ := explicit.New(p, explicitOpts(bd, depth))
 			want := ck.Run(context.Background())
-			if want.Incomplete() && want.Verdict != explicit.Unsafe {
+			if want.Incomplete() && want.Verdict != result.Unsafe {
 				counts["original incomplete"]++
 				continue
 			}
@@ -67,7 +68,7 @@ func TestSequentializationsAgree(t *testing.T) {
 				so.Depth, so.MaxStates = depth+1, 40_000
 				sc, _ := explicit.New(sp.Seq, so)
 				got := sc.Run(context.Background())
-				if got.Incomplete() && got.Verdict != explicit.Unsafe {
+				if got.Incomplete() && got.Verdict != result.Unsafe {
 					counts[method+" incomplete"]++
 					continue
 				}

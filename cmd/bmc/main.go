@@ -15,8 +15,10 @@ import (
 
 	"bmc/driver"
 	"bmc/explicit"
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/result"
 )
 
 // Exit statuses, as documented in the README.
@@ -133,7 +135,7 @@ func (e *limitError) Error() string { return e.reason }
 
 // limitErr is the error of ctx, which has ended, during what.
 func limitErr(ctx context.Context, what string) *limitError {
-	return &limitError{reason: explicit.StopReason(ctx) + " while " + what}
+	return &limitError{reason: halt.Reason(ctx) + " while " + what}
 }
 
 // endedBy reports whether err is a construction's answer to the end of
@@ -292,7 +294,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		}
 		opts.Threads = tc
 	}
-	var res *explicit.Result
+	var res *result.Result
 	p, err := loadProgram(ctx, path, opts, stderr)
 	var le *limitError
 	switch {
@@ -326,9 +328,9 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		res.WriteText(stdout, path)
 	}
 	switch res.Verdict {
-	case explicit.Unsafe:
+	case result.Unsafe:
 		return &exitError{code: exitViolation}
-	case explicit.Unknown:
+	case result.Unknown:
 		return &exitError{code: exitUnknown}
 	}
 	return nil
@@ -337,8 +339,8 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 // cutWhileLoading is the unknown result of a run that a limit ended
 // before the program was loaded: no engine ran, so the bounds are the
 // ones asked for.
-func (f *checkFlags) cutWhileLoading(le *limitError) *explicit.Result {
-	res := &explicit.Result{Engine: f.engine, Verdict: explicit.Unknown, Bounds: f.requestedBounds(),
+func (f *checkFlags) cutWhileLoading(le *limitError) *result.Result {
+	res := &result.Result{Engine: f.engine, Verdict: result.Unknown, Bounds: f.requestedBounds(),
 		Limits: []string{le.reason}, Stats: "not searched"}
 	res.Advice = driver.Advise(res, "")
 	return res

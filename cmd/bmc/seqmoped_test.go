@@ -15,6 +15,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/moped"
+	"bmc/result"
 )
 
 // Limits of TestSeqForMoped: the states the explicit search of one
@@ -93,7 +94,7 @@ func originalVerdict(t *testing.T, c seqCase, b seqBound) string {
 	}
 	res := ck.Run(context.Background())
 	switch {
-	case res.Verdict != explicit.Unknown:
+	case res.Verdict != result.Unknown:
 		return res.Verdict.String()
 	case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
 		return "depth-bound"

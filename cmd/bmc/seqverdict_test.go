@@ -18,6 +18,7 @@ import (
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // Limits of TestSeqVerdicts, measured on the examples: the states the
@@ -269,7 +270,7 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 		res := ck.Run(context.Background())
 		r.states, r.elapsed = res.States, res.Elapsed
 		switch {
-		case res.Verdict != explicit.Unknown:
+		case res.Verdict != result.Unknown:
 			r.verdict = res.Verdict.String()
 		case hasLimit(res, "state limit"), hasLimit(res, "timeout"):
 			r.verdict = "too large"
@@ -302,9 +303,9 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 	}
 	r.engine, r.states, r.elapsed = "bmc", 0, res.Elapsed
 	switch {
-	case res.Verdict == explicit.Unknown, !whole && res.Verdict != explicit.Unsafe:
+	case res.Verdict == result.Unknown, !whole && res.Verdict != result.Unsafe:
 		r.verdict = "too large"
-	case res.Verdict == explicit.Safe && !strings.HasPrefix(res.Bounds, "all executions"):
+	case res.Verdict == result.Safe && !strings.HasPrefix(res.Bounds, "all executions"):
 		r.verdict = "unknown: safe only within " + res.Bounds
 	default:
 		r.verdict = res.Verdict.String()
@@ -312,7 +313,7 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 	return r
 }
 
-func hasLimit(res *explicit.Result, prefix string) bool {
+func hasLimit(res *result.Result, prefix string) bool {
 	for _, l := range res.Limits {
 		if strings.HasPrefix(l, prefix) {
 			return true

@@ -7,7 +7,10 @@
 // the bail-out go/parser uses for its own errors.
 package halt
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // halted is the panic value of Point.
 type halted struct{ cause error }
@@ -31,4 +34,15 @@ func Recover(err *error) {
 		}
 		*err = h.cause
 	}
+}
+
+// Reason names why ctx ended, for a result's limits: "timeout" for its
+// deadline, else its cause (the memory limit, say). Every engine words
+// its limits with it.
+func Reason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return cause.Error()
 }

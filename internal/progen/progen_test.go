@@ -8,6 +8,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // TestLoopingOptions generates programs with each looping option alone
@@ -105,7 +106,7 @@ func TestLateBugsAreLate(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := c.Run(context.Background())
-				if r.Verdict != explicit.Unsafe {
+				if r.Verdict != result.Unsafe {
 					continue
 				}
 				violations++

@@ -1,4 +1,4 @@
-package explicit
+package result
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ func (r *Result) WriteText(w io.Writer, file string) {
 		t := r.Trace
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
 		if t.Switches > 0 {
-			fmt.Fprintf(w, "trace (%d steps, %s):\n", t.Statements(), plural(t.Switches, "context switch"))
+			fmt.Fprintf(w, "trace (%d steps, %s):\n", t.Statements(), Plural(t.Switches, "context switch"))
 		} else {
 			fmt.Fprintf(w, "trace (%d steps):\n", t.Statements())
 		}
@@ -110,4 +110,16 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// Plural words a count of things: "1 thread", "2 threads", "3 context
+// switches".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "ch") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,0 +1,36 @@
+package result
+
+import "time"
+
+// Verdict is the outcome of a check.
+type Verdict int
+
+const (
+	Safe    Verdict = iota // no violation within the bounds
+	Unsafe                 // a violation was found; see Trace
+	Unknown                // a limit was reached before a verdict
+)
+
+func (v Verdict) String() string { return [...]string{"safe", "unsafe", "unknown"}[v] }
+
+// Result is the outcome with its evidence; every engine reports one.
+type Result struct {
+	Engine  string // "explicit", "bmc+gini", ...
+	Verdict Verdict
+	Bounds  string   // the bounds the verdict holds under
+	Limits  []string // limits that made the search incomplete (Unknown)
+	Trace   *Trace   // for Unsafe
+	States  int      // explicit: distinct states explored
+	Bound   int      // bmc: the unrolling depth reached
+	// StepsCut says (bmc) that the step bound cut the search short:
+	// executions longer than it were not explored. Unless the user stated
+	// the bound, that makes the verdict Unknown.
+	StepsCut bool
+	// Advice says, for Unknown, what would decide the question.
+	Advice string
+	// ContextBound is, for a violation found by deepening the rounds or
+	// switches (bmc on a concurrent program), the smallest that has one.
+	ContextBound int
+	Stats        string // what the engine did, for people ("1234 states")
+	Elapsed      time.Duration
+}
