@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"bmc/encode"
-	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
@@ -133,10 +132,10 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 	}
 	defer s.Close()
 	eo := within(o.Explicit, bd)
-	po := engine.ProgramOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
+	po := BMCOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
 	if method == "direct" {
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) { return explicit.Replay(p, eo, steps) }
-		return engine.CheckDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
+		return BMCDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
 	}
 	translate := seq.Lazy
 	if method == "eager" {
@@ -157,7 +156,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		}
 		return explicit.Replay(p, eo, cs)
 	}
-	return engine.CheckProgram(ctx, sp.Seq, s, po)
+	return BMC(ctx, sp.Seq, s, po)
 }
 
 // within is o with the context bound bd.

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"bmc/encode"
-	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/result"
@@ -161,7 +160,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := engine.CheckProgram(ctx, p, s, engine.ProgramOptions{
+	res, err := BMC(ctx, p, s, BMCOptions{
 		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
 	s.Close()
 	if err != nil || res.Verdict != result.Unknown {

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"time"
 
 	"bmc/solver"
 	"bmc/ts"
@@ -92,4 +95,125 @@ func (w *Witness) Values(sys *ts.System, i int) []bool {
 	}
 	sys.Eval(vals)
 	return vals
+}
+
+// Task is a safety question for Check: is Target reachable within
+// MaxSteps steps?
+type Task struct {
+	Target ts.Lit // the bad states searched for
+	// Limits are bad states that cut executions short (a full call
+	// stack, no free thread slot): a path that reaches one is searched
+	// no further by the encoding, so reaching one leaves "Target is not
+	// reachable" inconclusive. Each is searched for only until it is
+	// first seen.
+	Limits []ts.Lit
+	// Running holds in the states from which the system can still take
+	// a step that matters (the program has not ended); ts.False when no
+	// path is longer than the bound.
+	Running  ts.Lit
+	MaxSteps int
+	// UntilEnded, when larger than MaxSteps, raises the bound to the
+	// least k up to it at which Ended(k) says that every path has ended,
+	// so that the answer covers every path.
+	UntilEnded int
+	Ended      func(k int) bool // nil: not known
+	// Fixed gives per frame the node values known on every valid path
+	// (Unrolling.Fixed); nil: none.
+	Fixed func(k int) map[int]bool
+	// Whole says that the system is a whole program in frame 0 and
+	// MaxSteps is 0: the one query is asserted rather than assumed, so
+	// that the solver may simplify with it (Z3 then uses its
+	// preprocessing SAT strategy instead of the incremental core).
+	Whole    bool
+	Progress io.Writer // nil: quiet; else a line a bound after the first second
+}
+
+// Outcome is Check's answer.
+type Outcome struct {
+	// Status is Sat when Target holds at the end of a path of Bound
+	// steps (Witness), Unsat when it holds on no path of up to Bound
+	// steps, Unknown when the solver stopped (the context ended) at
+	// Bound.
+	Status  solver.Status
+	Bound   int
+	Witness *Witness
+	// Seen says which Limits some path reaches within Bound.
+	Seen []bool
+	// Ended says, for Unsat, that no path runs longer than Bound (Running
+	// is false at Bound on every path), so that Bound covers them all.
+	Ended bool
+}
+
+// Check is bounded model checking of t on sys with s: one query per
+// bound for Target or a limit not yet seen; once a limit has been seen,
+// the bound's query asks for Target alone.
+func Check(ctx context.Context, sys *ts.System, s solver.Solver, t Task) *Outcome {
+	start := time.Now()
+	b := NewBMC(sys, s)
+	b.U.Fixed = t.Fixed
+	out := &Outcome{Seen: make([]bool, len(t.Limits))}
+	if t.Ended != nil {
+		for k := t.MaxSteps + 1; k <= t.UntilEnded; k++ {
+			if t.Ended(k) {
+				t.MaxSteps = k
+				break
+			}
+		}
+	}
+	// target is Target or a limit not yet seen, at frame k.
+	target := func(k int) solver.Lit {
+		g := b.U.At(t.Target, k)
+		for i, l := range t.Limits {
+			if !out.Seen[i] {
+				g = solver.Or(s, g, b.U.At(l, k))
+			}
+		}
+		return g
+	}
+	for k := 0; k <= t.MaxSteps; k++ {
+		out.Bound = k
+		if err := b.U.Extend(ctx, k); err != nil {
+			out.Status = solver.Unknown
+			return out
+		}
+		var st solver.Status
+		if t.Whole && len(t.Limits) == 0 {
+			s.Assert(target(k))
+			st = s.Solve(ctx)
+		} else {
+			st = b.Query(ctx, k, target(k))
+		}
+		for st == solver.Sat && !s.Value(b.U.At(t.Target, k)) {
+			// A limit, not the target: note it and ask again without it.
+			for i, l := range t.Limits {
+				out.Seen[i] = out.Seen[i] || s.Value(b.U.At(l, k))
+			}
+			st = b.Query(ctx, k, target(k))
+		}
+		if t.Progress != nil && time.Since(start) > time.Second {
+			fmt.Fprintf(t.Progress, "bmc: bound %d: %s (%s, %.1fs)\n", k, map[solver.Status]string{
+				solver.Unsat: "no violation", solver.Sat: "violation", solver.Unknown: "interrupted"}[st], s.Name(), time.Since(start).Seconds())
+		}
+		if st != solver.Unsat {
+			out.Status = st
+			if st == solver.Sat {
+				out.Witness = b.Witness(k)
+			}
+			return out
+		}
+		if t.Ended != nil && t.Ended(k) {
+			out.Status, out.Ended = solver.Unsat, true
+			return out
+		}
+	}
+	// Does any path run longer than the bound?
+	switch _, st := b.Search(ctx, t.Running, t.MaxSteps, t.MaxSteps); st {
+	case solver.Unsat:
+		out.Ended = true
+	case solver.Unknown:
+		out.Status = solver.Unknown
+		return out
+	}
+	out.Status = solver.Unsat
+	return out
 }

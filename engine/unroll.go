@@ -1,6 +1,3 @@
-// Package engine decides transition systems with a solver.Solver:
-// incremental bounded model checking now, k-induction and lasso search
-// later. It knows nothing about gini or Z3.
 package engine
 
 import (

@@ -15,7 +15,6 @@ import (
 
 	"bmc/driver"
 	"bmc/encode"
-	"bmc/engine"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/result"
@@ -297,7 +296,7 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 		t.Fatal(err)
 	}
 	defer s.Close()
-	res, err := engine.CheckProgram(ctx, p, s, engine.ProgramOptions{Depth: depth, MaxSteps: seqBMCSteps, Unwind: true})
+	res, err := driver.BMC(ctx, p, s, driver.BMCOptions{Depth: depth, MaxSteps: seqBMCSteps, Unwind: true})
 	if err != nil {
 		t.Fatalf("%v: bmc on the unwound program: %v", c, err)
 	}

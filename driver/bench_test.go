@@ -1,4 +1,4 @@
-package engine
+package driver
 
 import (
 	"context"
@@ -49,7 +49,7 @@ func BenchmarkSequentialCorpus(b *testing.B) {
 				steps := 0
 				for i := 0; i < b.N; i++ {
 					s := mk()
-					res, err := CheckProgram(context.Background(), p, s, ProgramOptions{Depth: 16, MaxSteps: 50, SmallSteps: cfg.small})
+					res, err := BMC(context.Background(), p, s, BMCOptions{Depth: 16, MaxSteps: 50, SmallSteps: cfg.small})
 					s.Close()
 					if err != nil {
 						b.Fatal(err)

@@ -1,4 +1,4 @@
-package seq
+package driver
 
 import (
 	"context"
@@ -7,21 +7,21 @@ import (
 	"testing"
 	"time"
 
-	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
 	"bmc/result"
+	"bmc/seq"
 	"bmc/solver"
 )
 
 // CheckBMC runs BMC with s on the sequentialization and maps a
 // counterexample back to a replayed trace of the original program.
-func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*result.Result, error) {
+func checkBMC(sp *seq.Program, s solver.Solver, depth, steps int) (*result.Result, error) {
 	eo := explicit.DefaultOptions()
 	eo.Depth = depth
-	return engine.CheckProgram(context.Background(), sp.Seq, s, engine.ProgramOptions{
+	return BMC(context.Background(), sp.Seq, s, BMCOptions{
 		Depth: depth, MainFrame: true, MaxSteps: steps,
 		Replay: func(st []result.ReplayStep) (*result.Trace, error) {
 			cs, err := sp.Interleave(st)
@@ -32,11 +32,22 @@ func checkBMC(sp *Program, s solver.Solver, depth, steps int) (*result.Result, e
 		}})
 }
 
+// seqBounds are the context bounds the tests try.
+var seqBounds = []seq.Bound{{Rounds: 1}, {Rounds: 2}, {Switches: 0}, {Switches: 1}, {Switches: 2}}
+
+// sequentialize is p's eager or lazy sequentialization within bd.
+func sequentialize(p *ir.Program, bd seq.Bound, method string) (*seq.Program, error) {
+	if method == "eager" {
+		return seq.Eager(context.Background(), p, bd)
+	}
+	return seq.Lazy(context.Background(), p, bd)
+}
+
 // TestBMCOnSequentializations checks random concurrent programs (locks,
 // atomic sections, nondeterminism; no recursion, so that the stack bound
 // is exact) with the explicit checker and with BMC on both
 // sequentializations and every solver: a BMC violation must replay on the
-// original program (CheckProgram fails otherwise) and be one the explicit
+// original program (BMC fails otherwise) and be one the explicit
 // search finds; a BMC run that saw every execution must find every
 // violation.
 func TestBMCOnSequentializations(t *testing.T) {
@@ -56,14 +67,16 @@ func TestBMCOnSequentializations(t *testing.T) {
 		}
 		// Two bounds per program, varying with the seed, keep the test
 		// within a minute or two.
-		for _, bd := range []Bound{bounds[seed%int64(len(bounds))], bounds[(seed+2)%int64(len(bounds))]} {
-			ck, _ := explicit.New(p, explicitOpts(bd, depth))
+		for _, bd := range []seq.Bound{seqBounds[seed%int64(len(seqBounds))], seqBounds[(seed+2)%int64(len(seqBounds))]} {
+			eo := explicit.DefaultOptions()
+			eo.Depth, eo.MaxStates = depth, 300_000
+			ck, _ := explicit.New(p, within(eo, bd))
 			want := ck.Run(context.Background())
 			if want.Incomplete() && want.Verdict != result.Unsafe {
 				continue
 			}
 			for _, method := range []string{"eager", "lazy"} {
-				sp, _ := translate(context.Background(), p, bd, method == "eager")
+				sp, _ := sequentialize(p, bd, method)
 				for name, mk := range testsolvers.All(t) {
 					if name != "gini" && seed%4 != 0 {
 						continue // Z3 on every fourth program: it is slower
@@ -124,7 +137,7 @@ void thread1() begin g := T; end`,
 			t.Fatalf("%s: %v", name, err)
 		}
 		for _, method := range []string{"eager", "lazy"} {
-			sp, err := translate(context.Background(), p, Bound{Rounds: 2}, method == "eager")
+			sp, err := sequentialize(p, seq.Bound{Rounds: 2}, method)
 			if err != nil {
 				t.Fatalf("%s, %s: %v", name, method, err)
 			}

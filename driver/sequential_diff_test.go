@@ -1,4 +1,4 @@
-package engine
+package driver
 
 import (
 	"context"
@@ -54,7 +54,7 @@ func TestDifferentialSequential(t *testing.T) {
 		}
 		for name, mk := range runs {
 			s := mk()
-			res, err := CheckProgram(context.Background(), p, s, ProgramOptions{Depth: depth, MaxSteps: bound, SmallSteps: name == "gini, small steps"})
+			res, err := BMC(context.Background(), p, s, BMCOptions{Depth: depth, MaxSteps: bound, SmallSteps: name == "gini, small steps"})
 			s.Close()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)
@@ -111,7 +111,7 @@ func TestDifferentialUnwound(t *testing.T) {
 		}
 		for name, mk := range testsolvers.All(t) {
 			s := mk()
-			res, err := CheckProgram(context.Background(), p, s, ProgramOptions{Depth: depth, MaxSteps: 1, Unwind: true})
+			res, err := BMC(context.Background(), p, s, BMCOptions{Depth: depth, MaxSteps: 1, Unwind: true})
 			s.Close()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)

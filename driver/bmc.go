@@ -1,4 +1,4 @@
-package engine
+package driver
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bmc/encode"
+	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
@@ -15,8 +16,8 @@ import (
 	"bmc/ts"
 )
 
-// ProgramOptions bound a BMC run on a program.
-type ProgramOptions struct {
+// BMCOptions bound a BMC run on a program.
+type BMCOptions struct {
 	Depth int // call stack frames, as the user gave them
 	// MainFrame adds a frame under the user's Depth for the
 	// sequentialization's main, which calls each thread's code.
@@ -68,10 +69,10 @@ type limit struct {
 	what string
 }
 
-// CheckProgram runs bounded model checking on a sequential program with
+// BMC runs bounded model checking on a sequential program with
 // solver s. A counterexample is replayed on the explicit interpreter
 // before it is returned; one that does not replay is an internal error.
-func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions) (*result.Result, error) {
+func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (*result.Result, error) {
 	depth := opts.Depth
 	if opts.MainFrame {
 		depth++
@@ -98,10 +99,10 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 	return check(ctx, p, m, s, opts)
 }
 
-// CheckDirect runs bounded model checking on the direct interleaving
+// BMCDirect runs bounded model checking on the direct interleaving
 // encoding of a concurrent program within the rounds or switches of b
 // (its Depth and SmallSteps come from opts).
-func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts ProgramOptions, b encode.DirectOptions) (*result.Result, error) {
+func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions, b encode.DirectOptions) (*result.Result, error) {
 	var entries []*ir.Proc
 	for _, t := range p.Threads {
 		entries = append(entries, t.Proc)
@@ -126,7 +127,7 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 
 // halted is the result of a check whose encoding err ended: unknown when
 // ctx ended it, else the error.
-func halted(ctx context.Context, s solver.Solver, opts ProgramOptions, err error) (*result.Result, error) {
+func halted(ctx context.Context, s solver.Solver, opts BMCOptions, err error) (*result.Result, error) {
 	if ctx.Err() == nil {
 		return nil, err
 	}
@@ -165,124 +166,38 @@ func overflow(sys *ts.System, depth int) limit {
 	return limit{sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", depth)}
 }
 
-// check is the BMC loop: one query per bound for a violation or a limit
-// not yet seen; once a limit has been seen, violations are searched alone.
-func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts ProgramOptions) (*result.Result, error) {
+// check runs BMC (engine.Check) on the encoded program m and words the
+// outcome: a witness is read back as steps of p and replayed before it
+// is returned; a search that a limit or the step bound cut short is
+// unknown unless the user stated the bound.
+func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts BMCOptions) (*result.Result, error) {
 	start := time.Now()
-	b := NewBMC(m.sys, s)
-	b.U.Fixed = m.fixed
-	res := &result.Result{
-		Engine: "bmc+" + s.Name(),
-		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, m.frames),
-	}
+	res := &result.Result{Engine: "bmc+" + s.Name()}
 	defer func() { res.Elapsed = time.Since(start) }()
-	stats := func(k int) string {
-		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
+	task := engine.Task{Target: m.sys.Bad[encode.PropViolation].Lit, Running: m.running, MaxSteps: opts.MaxSteps,
+		UntilEnded: opts.UntilEnded, Ended: m.ended, Fixed: m.fixed, Whole: m.unwound > 0, Progress: opts.Progress}
+	for _, l := range m.limits {
+		task.Limits = append(task.Limits, l.lit)
 	}
-	bad := m.sys.Bad[encode.PropViolation].Lit
-	counterexample := func(k int) (*result.Result, error) {
-		w := b.Witness(k)
-		steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %v", err)
-		}
-		replay := opts.Replay
-		if replay == nil {
-			replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-				eo := explicit.DefaultOptions()
-				eo.Depth = opts.Depth
-				return explicit.Replay(p, eo, steps)
-			}
-		}
-		tr, err := replay(steps)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
-		}
-		res.Verdict, res.Trace, res.Bound, res.Stats = result.Unsafe, tr, k, stats(k)
-		if m.unwound > 0 {
-			res.Bound = len(steps)
-		}
-		res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, m.frames)
-		return res, nil
-	}
-	if m.ended != nil {
-		for k := opts.MaxSteps + 1; k <= opts.UntilEnded; k++ {
-			if m.ended(k) {
-				opts.MaxSteps = k
-				break
-			}
-		}
-	}
-	seen := make([]bool, len(m.limits))
-	ended := false
-	for k := 0; k <= opts.MaxSteps; k++ {
-		res.Stats, res.Bound = stats(k), k
-		if err := b.U.Extend(ctx, k); err != nil {
-			res.Verdict = result.Unknown
-			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
-			return res, nil
-		}
-		target := b.U.At(bad, k)
-		for i, l := range m.limits {
-			if !seen[i] {
-				target = solver.Or(s, target, b.U.At(l.lit, k))
-			}
-		}
-		var st solver.Status
-		if m.unwound > 0 && len(m.limits) == 0 {
-			// The one query there is: asserted rather than assumed, so
-			// that the solver may simplify with it (Z3 then uses its
-			// preprocessing SAT strategy instead of the incremental core).
-			s.Assert(target)
-			st = s.Solve(ctx)
-		} else {
-			st = b.Query(ctx, k, target)
-		}
-		for st == solver.Sat && !s.Value(b.U.At(bad, k)) {
-			// A limit, not a violation: note it and ask again without it.
-			target = b.U.At(bad, k)
-			for i, l := range m.limits {
-				if seen[i] = seen[i] || s.Value(b.U.At(l.lit, k)); !seen[i] {
-					target = solver.Or(s, target, b.U.At(l.lit, k))
-				}
-			}
-			st = b.Query(ctx, k, target)
-		}
-		if opts.Progress != nil && time.Since(start) > time.Second {
-			fmt.Fprintf(opts.Progress, "bmc: bound %d: %s (%s, %.1fs)\n", k, map[solver.Status]string{
-				solver.Unsat: "no violation", solver.Sat: "violation", solver.Unknown: "interrupted"}[st], s.Name(), time.Since(start).Seconds())
-		}
-		switch st {
-		case solver.Unknown:
-			res.Verdict = result.Unknown
-			res.Limits = []string{fmt.Sprintf("%s at bound %d", stopReason(ctx), k)}
-			return res, nil
-		case solver.Sat:
-			return counterexample(k)
-		}
-		if m.ended != nil && m.ended(k) {
-			ended = true
-			break
-		}
-	}
+	out := engine.Check(ctx, m.sys, s, task)
+	res.Bound = out.Bound
+	res.Stats = fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", out.Bound, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
+	res.Bounds = fmt.Sprintf("%d steps, call depth %d", out.Bound, m.frames)
 	for i, l := range m.limits {
-		if seen[i] {
+		if out.Seen[i] {
 			res.Limits = append(res.Limits, l.what)
 		}
 	}
-	// Does any execution run longer than the bound?
-	if !ended {
-		switch _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st {
-		case solver.Unsat:
-			ended = true
-		case solver.Unknown:
-			res.Verdict = result.Unknown
-			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), opts.MaxSteps))
-			return res, nil
-		}
+	switch out.Status {
+	case solver.Unknown:
+		res.Verdict = result.Unknown
+		res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), out.Bound))
+		return res, nil
+	case solver.Sat:
+		return counterexample(p, m, out, res, opts)
 	}
 	switch {
-	case ended:
+	case out.Ended:
 		if m.unwound > 0 {
 			res.Bound = m.unwound
 		}
@@ -292,12 +207,40 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	default:
 		// The verdict rule: a bound the user did not give decides nothing.
 		res.StepsCut = true
-		res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", opts.MaxSteps))
+		res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", out.Bound))
 	}
 	res.Verdict = result.Safe
 	if len(res.Limits) > 0 {
 		res.Verdict = result.Unknown
 	}
+	return res, nil
+}
+
+// counterexample reads the witness of out back as steps of p, has them
+// replayed (opts.Replay, or on p itself) and completes res with the trace.
+func counterexample(p *ir.Program, m *model, out *engine.Outcome, res *result.Result, opts BMCOptions) (*result.Result, error) {
+	k, w := out.Bound, out.Witness
+	steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: %v", err)
+	}
+	replay := opts.Replay
+	if replay == nil {
+		replay = func(steps []result.ReplayStep) (*result.Trace, error) {
+			eo := explicit.DefaultOptions()
+			eo.Depth = opts.Depth
+			return explicit.Replay(p, eo, steps)
+		}
+	}
+	tr, err := replay(steps)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+	}
+	res.Verdict, res.Trace = result.Unsafe, tr
+	if m.unwound > 0 {
+		res.Bound = len(steps)
+	}
+	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, m.frames)
 	return res, nil
 }
 

@@ -1,4 +1,4 @@
-package engine
+package driver
 
 import (
 	"context"
@@ -46,7 +46,7 @@ func TestCorpusSequential(t *testing.T) {
 		for name, mk := range runs {
 			s := mk()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			res, err := CheckProgram(ctx, p, s, ProgramOptions{Depth: 16, MaxSteps: 50, Unwind: name == "gini, unwound"})
+			res, err := BMC(ctx, p, s, BMCOptions{Depth: 16, MaxSteps: 50, Unwind: name == "gini, unwound"})
 			cancel()
 			s.Close()
 			if err != nil {

@@ -1,0 +1,12 @@
+// Package engine decides safety questions on transition systems with a
+// solver: it sees a ts.System and a solver.Solver and nothing of the
+// program they came from, the way go-air/reach's BMC sees circuits.
+// Each engine is one file: bmc.go is incremental bounded model checking
+// (Check: one query per bound, limits searched until first seen, a
+// final query for paths longer than the bound); unroll.go maps a system's
+// variables at each time frame to solver formulas; formula.go builds the
+// whole "bad within k steps" formula for export.
+//
+// Choosing an encoding, reading a witness back as program steps and
+// replaying it are the driver's work. It imports only ts and solver.
+package engine
