@@ -1,8 +1,3 @@
-// Package explicit is the reference checker: an explicit-state
-// interpreter that enumerates every interleaving of a concurrent Boolean
-// program within the given bounds. It is deliberately plain, because the
-// SAT engines are tested against it and every counterexample is replayed
-// on it.
 package explicit
 
 import (

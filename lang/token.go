@@ -1,7 +1,3 @@
-// Package lang is the front end for concurrent Boolean programs: scanner,
-// parser, abstract syntax, checker and printer. Its shape follows go/scanner
-// and go/parser: hand-written, every node carries a position, and errors are
-// collected into a list instead of stopping at the first one.
 package lang
 
 import "fmt"

@@ -1,16 +1,3 @@
-// Package sat implements solver.Solver on top of the gini SAT solver
-// (github.com/go-air/gini).
-//
-// Formulas are and-inverter circuits kept in a gini logic.C, which gives
-// structural hashing and constant folding for free. A solver.Lit is the
-// circuit's z.Lit converted to int32; since logic.C numbers its nodes with the
-// same variables the SAT solver uses, no translation table is needed.
-//
-// The circuit is handed to the SAT solver lazily: each Solve first adds the
-// Tseitin clauses of every node built since the previous Solve (all of them,
-// not only those reachable from assertions, so that Value works for any Lit
-// built before the Solve), then the unit clauses of the formulas asserted
-// since the previous Solve.
 package sat
 
 import (

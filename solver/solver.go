@@ -1,8 +1,3 @@
-// Package solver is the small interface between the engines and the
-// decision procedures: gini (package sat) and Z3 (package smt). Engines
-// build formulas as and-inverter circuits through a Builder and decide them
-// incrementally under assumptions, so nothing solver-specific leaks into
-// encode/ or engine/.
 package solver
 
 import "context"

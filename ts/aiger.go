@@ -7,9 +7,11 @@ import (
 )
 
 // Folded returns a copy of s without constraints: a latch remembers
-// whether a constraint has failed in an earlier frame, and every bad
-// property holds only while none has. Tools that ignore constraints then
-// check the same problem.
+// whether a constraint has failed in an earlier frame, every bad
+// property holds only while none has, and, if there are justice
+// properties, the latch being clear is a fairness constraint, so that a
+// fair path is one on which the constraints always hold. Tools that
+// ignore constraints then check the same problem.
 func (s *System) Folded() *System {
 	c := &System{
 		nodes:      append([]node(nil), s.nodes...),
@@ -18,6 +20,8 @@ func (s *System) Folded() *System {
 		inputNames: append([]string(nil), s.inputNames...),
 		latches:    append([]LatchInfo(nil), s.latches...),
 		latchIndex: make(map[int]int, len(s.latchIndex)),
+		Justice:    append([]Justice(nil), s.Justice...),
+		Fairness:   append([]Lit(nil), s.Fairness...),
 	}
 	for k, v := range s.hash {
 		c.hash[k] = v
@@ -34,6 +38,9 @@ func (s *System) Folded() *System {
 	c.SetNext(failed, c.Or(failed, ok.Not()))
 	for _, p := range s.Bad {
 		c.Bad = append(c.Bad, Property{Name: p.Name, Lit: c.And(p.Lit, failed.Not())})
+	}
+	if len(s.Justice) > 0 {
+		c.AddFairness(failed.Not())
 	}
 	return c
 }
@@ -89,13 +96,36 @@ func (s *System) ZeroInit() *System {
 	for _, k := range s.Constraints {
 		c.AddConstraint(mapLit(k))
 	}
+	for _, j := range s.Justice {
+		lits := make([]Lit, len(j.Lits))
+		for i, l := range j.Lits {
+			lits[i] = mapLit(l)
+		}
+		c.Justice = append(c.Justice, Justice{Name: j.Name, Lits: lits})
+	}
+	for _, l := range s.Fairness {
+		c.AddFairness(mapLit(l))
+	}
 	return c
 }
 
 // WriteAIGER writes s in AIGER format, ASCII ("aag") or binary ("aig"),
-// for any AIGER reader: latches start at 0 or 1 (see ZeroInit),
-// constraints are folded into the properties (see Folded), and each bad
-// property is an output; symbols name the inputs, latches and outputs.
+// for any AIGER reader: latches start at 0 or 1 (see ZeroInit) and
+// constraints are folded into the properties (see Folded). Without
+// justice properties or fairness constraints the file is in the original
+// format, each bad property an output; with them it is AIGER 1.9, where
+// bad properties have a section of their own (only the original format
+// lists them as outputs). Symbols name the inputs, latches and
+// properties.
+//
+// AIGER 1.9 is defined by "AIGER 1.9 and Beyond" (Biere, Heljanko,
+// Wieringa; FMV report 11/2, 2011): section "Multiple Properties" for the
+// header "M I L O A B C J F" with a suffix of zero counts left out,
+// section "Liveness Properties and Fairness Constraints" for the
+// sections after the outputs (bad literals, constraint literals, the size
+// of each justice property, the literals of each in turn, fairness
+// literals; one number a line, in the binary format too), and the
+// symbol prefixes b and j as its witness section gives them.
 func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 	f := s.ZeroInit().Folded()
 	// AIGER numbers inputs first, then latches, then ands in topological
@@ -125,7 +155,20 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 	if binary {
 		format = "aig"
 	}
-	fmt.Fprintf(bw, "%s %d %d %d %d %d\n", format, next-1, len(f.inputs), len(f.latches), len(f.Bad), len(ands))
+	v19 := len(f.Justice) > 0 || len(f.Fairness) > 0
+	outputs, bad := f.Bad, []Property(nil)
+	if v19 {
+		outputs, bad = nil, f.Bad
+	}
+	fmt.Fprintf(bw, "%s %d %d %d %d %d", format, next-1, len(f.inputs), len(f.latches), len(outputs), len(ands))
+	counts := []int{len(bad), 0, len(f.Justice), len(f.Fairness)} // B C J F; constraints are folded
+	for len(counts) > 0 && counts[len(counts)-1] == 0 {
+		counts = counts[:len(counts)-1]
+	}
+	for _, n := range counts {
+		fmt.Fprintf(bw, " %d", n)
+	}
+	fmt.Fprintln(bw)
 	if !binary {
 		for _, in := range f.inputs {
 			fmt.Fprintf(bw, "%d\n", lit(in))
@@ -141,8 +184,22 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 		}
 		fmt.Fprintln(bw)
 	}
-	for _, p := range f.Bad {
+	for _, p := range outputs {
 		fmt.Fprintf(bw, "%d\n", lit(p.Lit))
+	}
+	for _, p := range bad {
+		fmt.Fprintf(bw, "%d\n", lit(p.Lit))
+	}
+	for _, j := range f.Justice {
+		fmt.Fprintf(bw, "%d\n", len(j.Lits))
+	}
+	for _, j := range f.Justice {
+		for _, l := range j.Lits {
+			fmt.Fprintf(bw, "%d\n", lit(l))
+		}
+	}
+	for _, l := range f.Fairness {
+		fmt.Fprintf(bw, "%d\n", lit(l))
 	}
 	for _, v := range ands {
 		a, b := lit(f.nodes[v].a), lit(f.nodes[v].b)
@@ -163,10 +220,21 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 	for i, l := range f.latches {
 		fmt.Fprintf(bw, "l%d %s\n", i, l.Name)
 	}
-	for i, p := range f.Bad {
+	for i, p := range outputs {
 		fmt.Fprintf(bw, "o%d %s\n", i, p.Name)
 	}
-	fmt.Fprintf(bw, "c\nwritten by bmc; each output is a bad-state property\n")
+	for i, p := range bad {
+		fmt.Fprintf(bw, "b%d %s\n", i, p.Name)
+	}
+	for i, j := range f.Justice {
+		fmt.Fprintf(bw, "j%d %s\n", i, j.Name)
+	}
+	// Only the original format needs telling what its outputs mean.
+	fmt.Fprint(bw, "c\nwritten by bmc")
+	if !v19 {
+		fmt.Fprint(bw, "; each output is a bad-state property")
+	}
+	fmt.Fprintln(bw)
 	return bw.Flush()
 }
 

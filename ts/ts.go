@@ -1,11 +1,3 @@
-// Package ts is the transition system every sequential question is
-// reduced to: an and-inverter graph over inputs and latches, with initial
-// values and next-state functions for the latches, bad-state properties,
-// and constraints that every step taken must satisfy: a path s0..sk
-// reaches a bad state when bad holds at sk and the constraints hold at
-// s0..s(k-1). It is the
-// form AIGER describes, so the same system is unrolled for gini or Z3 and
-// exported for hardware model checkers.
 package ts
 
 import "fmt"
@@ -66,6 +58,13 @@ type Property struct {
 	Lit  Lit
 }
 
+// Justice is a named justice property: an infinite path satisfies it when
+// every one of Lits holds infinitely often on it (and the path is fair).
+type Justice struct {
+	Name string
+	Lits []Lit
+}
+
 // System is a transition system under construction or finished.
 type System struct {
 	nodes       []node
@@ -76,6 +75,8 @@ type System struct {
 	latchIndex  map[int]int // variable -> index in latches
 	Bad         []Property  // each is checked separately
 	Constraints []Lit       // must hold in every state (with its inputs) from which a step is taken
+	Justice     []Justice   // each is checked separately, on infinite (fair) paths
+	Fairness    []Lit       // a fair path is one on which each holds infinitely often
 }
 
 // New returns an empty system.
@@ -206,6 +207,20 @@ func (s *System) LatchOf(v int) (LatchInfo, bool) {
 func (s *System) AddBad(name string, l Lit) int {
 	s.Bad = append(s.Bad, Property{Name: name, Lit: l})
 	return len(s.Bad) - 1
+}
+
+// AddJustice adds a justice property made of lits and returns its index;
+// lits is copied, as a variadic argument may be the caller's slice.
+func (s *System) AddJustice(name string, lits ...Lit) int {
+	s.Justice = append(s.Justice, Justice{Name: name, Lits: append([]Lit(nil), lits...)})
+	return len(s.Justice) - 1
+}
+
+// AddFairness adds a fairness constraint.
+func (s *System) AddFairness(l Lit) {
+	if l != True {
+		s.Fairness = append(s.Fairness, l)
+	}
 }
 
 // AddConstraint adds an invariant constraint.

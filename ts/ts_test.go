@@ -31,8 +31,9 @@ func TestAndSimplifies(t *testing.T) {
 }
 
 // randomSystem builds a system with inputs, latches of every init kind,
-// random logic, two properties and a constraint.
-func randomSystem(r *rand.Rand) *System {
+// random logic, two properties and a constraint; with live, also two
+// justice properties (one empty) and a fairness constraint.
+func randomSystem(r *rand.Rand, live bool) *System {
 	s := New()
 	var pool []Lit
 	for i := 0; i < 3; i++ {
@@ -60,13 +61,21 @@ func randomSystem(r *rand.Rand) *System {
 	s.AddBad("p0", pick())
 	s.AddBad("p1", pick())
 	s.AddConstraint(s.Or(pick(), pick()))
+	if live {
+		s.AddJustice("j0", pick(), pick())
+		s.AddJustice("j1")
+		s.AddFairness(pick())
+	}
 	return s
 }
 
 // simulate runs s on the input sequence with the given free initial latch
-// values and returns, per step, the values of the properties with
+// values and returns, per step, the values of the bad properties with
 // constraints applied (a property counts only while every constraint held
-// at the earlier steps).
+// at the earlier steps), then those of the justice literals and fairness
+// constraints, then, if there are justice properties and constraints,
+// whether the constraints held at the earlier steps (the export's
+// fairness constraint for them).
 func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
 	vals := make([]bool, s.NumVars())
 	for i, l := range s.Latches() {
@@ -88,6 +97,17 @@ func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
 		for _, p := range s.Bad {
 			row = append(row, ok && Value(vals, p.Lit))
 		}
+		for _, j := range s.Justice {
+			for _, l := range j.Lits {
+				row = append(row, Value(vals, l))
+			}
+		}
+		for _, l := range s.Fairness {
+			row = append(row, Value(vals, l))
+		}
+		if len(s.Justice) > 0 && len(s.Constraints) > 0 {
+			row = append(row, ok)
+		}
 		out = append(out, row)
 		for _, c := range s.Constraints {
 			ok = ok && Value(vals, c)
@@ -105,9 +125,9 @@ func simulate(s *System, inputs [][]bool, free []bool) [][]bool {
 
 // aig is a parsed AIGER file.
 type aig struct {
-	m, i, l, o int
+	m, i, l    int
 	latches    [][3]uint32 // lit, next, init
-	outputs    []uint32
+	properties []uint32    // outputs, bad, justice (flattened) and fairness literals
 	ands       [][3]uint32
 }
 
@@ -115,13 +135,20 @@ func parseAIGER(t *testing.T, data []byte) *aig {
 	t.Helper()
 	br := bufio.NewReader(bytes.NewReader(data))
 	header, _ := br.ReadString('\n')
-	var format string
-	a := &aig{}
-	var nAnds int
-	if _, err := fmt.Sscanf(header, "%s %d %d %d %d %d", &format, &a.m, &a.i, &a.l, &a.o, &nAnds); err != nil {
-		t.Fatalf("header %q: %v", header, err)
+	fields := strings.Fields(header)
+	if len(fields) < 6 || len(fields) > 10 {
+		t.Fatalf("header %q", header)
 	}
-	binary := format == "aig"
+	// M I L O A, then B C J F when not zero.
+	n := make([]int, 9)
+	for k, f := range fields[1:] {
+		if _, err := fmt.Sscan(f, &n[k]); err != nil {
+			t.Fatalf("header %q: %v", header, err)
+		}
+	}
+	a := &aig{m: n[0], i: n[1], l: n[2]}
+	nAnds := n[4]
+	binary := fields[0] == "aig"
 	readNums := func(n int) []uint32 {
 		line, _ := br.ReadString('\n')
 		f := strings.Fields(line)
@@ -155,8 +182,18 @@ func parseAIGER(t *testing.T, data []byte) *aig {
 		}
 		a.latches = append(a.latches, [3]uint32{nums[0], nums[1], init})
 	}
-	for k := 0; k < a.o; k++ {
-		a.outputs = append(a.outputs, readNums(1)[0])
+	if n[6] != 0 {
+		t.Fatalf("header %q: bmc folds constraints", header)
+	}
+	for k := 0; k < n[3]+n[5]; k++ {
+		a.properties = append(a.properties, readNums(1)[0])
+	}
+	justice := 0
+	for k := 0; k < n[7]; k++ {
+		justice += int(readNums(1)[0])
+	}
+	for k := 0; k < justice+n[8]; k++ {
+		a.properties = append(a.properties, readNums(1)[0])
 	}
 	for k := 0; k < nAnds; k++ {
 		lhs := uint32(2 * (a.i + a.l + k + 1))
@@ -202,8 +239,8 @@ func (a *aig) simulate(inputs [][]bool, free []bool) [][]bool {
 			vals[g[0]/2] = v(g[1]) && v(g[2])
 		}
 		var row []bool
-		for _, o := range a.outputs {
-			row = append(row, v(o))
+		for _, p := range a.properties {
+			row = append(row, v(p))
 		}
 		out = append(out, row)
 		next := make([]bool, len(a.latches))
@@ -217,12 +254,13 @@ func (a *aig) simulate(inputs [][]bool, free []bool) [][]bool {
 	return out
 }
 
-// TestAIGERRoundTrip writes random systems in both formats, reads them
-// back and compares simulations on random inputs.
+// TestAIGERRoundTrip writes random systems in both formats, half of them
+// with justice and fairness, reads them back and compares simulations on
+// random inputs.
 func TestAIGERRoundTrip(t *testing.T) {
 	for seed := int64(1); seed <= 100; seed++ {
 		r := rand.New(rand.NewSource(seed))
-		s := randomSystem(r)
+		s := randomSystem(r, seed%2 == 0)
 		for _, binary := range []bool{false, true} {
 			var buf bytes.Buffer
 			if err := s.WriteAIGER(&buf, binary); err != nil {

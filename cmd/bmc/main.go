@@ -1,5 +1,3 @@
-// Command bmc is a model checker for concurrent, possibly recursive
-// Boolean programs. This file only wires flags to the packages.
 package main
 
 import (

@@ -1,6 +1,3 @@
-// Package corpus reads the third-party benchmark manifests in
-// ../shared/bench (MANIFEST.tsv per folder) and the bounds they name, for
-// the tests that compare our verdicts with the expected ones.
 package corpus
 
 import (

@@ -1,10 +1,3 @@
-// Package halt ends a long construction (an encoding, a
-// sequentialization, a program being loaded) as soon as its context ends,
-// from however deep in the construction's recursion: Point panics with a
-// value of its own, and Recover, deferred at the construction's entry,
-// turns it into the context's cause. The constructions build one value
-// and throw it away when halted, so nothing half-built escapes; this is
-// the bail-out go/parser uses for its own errors.
 package halt
 
 import (

@@ -1,6 +1,3 @@
-// Package progen generates small random concurrent Boolean programs for
-// differential testing: every engine, encoding and reduction must give the
-// same verdict on them as the plain explicit search.
 package progen
 
 import (

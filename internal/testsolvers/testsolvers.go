@@ -1,5 +1,3 @@
-// Package testsolvers lists the solver backends every differential test
-// runs: gini always, Z3 when the build has it.
 package testsolvers
 
 import (
