@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/moped"
@@ -21,9 +20,9 @@ import (
 // CompareOptions are the bounds and limits of a comparison.
 type CompareOptions struct {
 	Bound seq.Bound
-	// Explicit carries the call depth and the explicit engine's limits;
+	// Bounds carries the call depth and the explicit engine's limits;
 	// its context bound is Bound.
-	Explicit explicit.Options
+	Bounds Bounds
 	// Timeout limits each run (0: none).
 	Timeout time.Duration
 	// Moped is the Moped executable; "" leaves Moped out.
@@ -56,13 +55,13 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 	if err := SeqFits(p, o.Bound, MemoryLimit(ctx)); err != nil {
 		return nil, &UsageError{err.Error()}
 	}
-	ex := within(o.Explicit, o.Bound)
+	ex := within(o.Bounds, o.Bound)
 	type job struct {
 		engine string
 		run    func(context.Context) Run
 	}
 	ours := func(name, engine, method, solver string) job {
-		opts := Options{Engine: engine, Solver: solver, Seq: method, MaxSteps: 50, Explicit: ex}
+		opts := Options{Engine: engine, Solver: solver, Seq: method, MaxSteps: 50, Bounds: ex}
 		return job{name, func(ctx context.Context) Run {
 			res, err := Check(ctx, p, opts)
 			if err != nil {

@@ -38,13 +38,13 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 		// magnitude slower on Bluetooth.
 		method = "eager"
 	}
-	lo, hi := 0, o.Explicit.Switches
-	if o.Explicit.Rounds > 0 {
-		lo, hi = 1, o.Explicit.Rounds
+	lo, hi := 0, o.Bounds.Switches
+	if o.Bounds.Rounds > 0 {
+		lo, hi = 1, o.Bounds.Rounds
 	}
-	depth := o.Explicit.Depth
+	depth := o.Bounds.Depth
 	bound := func(k int) seq.Bound {
-		if o.Explicit.Rounds > 0 {
+		if o.Bounds.Rounds > 0 {
 			return seq.Bound{Rounds: k}
 		}
 		return seq.Bound{Switches: k}
@@ -131,11 +131,13 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		return nil, err
 	}
 	defer s.Close()
-	eo := within(o.Explicit, bd)
-	po := BMCOptions{Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
+	eo := within(o.Bounds, bd)
+	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
 	if method == "direct" {
-		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) { return explicit.Replay(p, eo, steps) }
-		return BMCDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Explicit.MaxThreads})
+		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
+			return explicit.Replay(p, eo.explicitOptions(), steps)
+		}
+		return BMCDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
 	}
 	translate := seq.Lazy
 	if method == "eager" {
@@ -154,13 +156,13 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Replay(p, eo, cs)
+		return explicit.Replay(p, eo.explicitOptions(), cs)
 	}
 	return BMC(ctx, sp.Seq, s, po)
 }
 
 // within is o with the context bound bd.
-func within(o explicit.Options, bd seq.Bound) explicit.Options {
+func within(o Bounds, bd seq.Bound) Bounds {
 	o.Rounds, o.Switches = bd.Rounds, bd.Switches
 	if bd.Rounds > 0 {
 		o.Switches = -1

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/ir"
 	"bmc/result"
@@ -68,8 +67,8 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 				}
 				out := map[string]outcome{}
 				for _, method := range []string{"eager", "lazy"} {
-					o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Timeout: corpusBMCTimeout(), Explicit: explicit.DefaultOptions()}
-					o.Explicit.Rounds, o.Explicit.Switches = b.Rounds, -1
+					o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Timeout: corpusBMCTimeout(), Bounds: DefaultBounds()}
+					o.Bounds.Rounds, o.Bounds.Switches = b.Rounds, -1
 					res, err := Check(context.Background(), p, o)
 					if err != nil {
 						t.Fatalf("%s: %v", method, err)

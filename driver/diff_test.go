@@ -34,11 +34,11 @@ func TestConcurrentDifferential(t *testing.T) {
 	type boundKind struct {
 		name string
 		max  int
-		set  func(*explicit.Options, int)
+		set  func(*Bounds, int)
 	}
 	kinds := []boundKind{
-		{"switches", 1, func(o *explicit.Options, k int) { o.Switches, o.Rounds = k, 0 }},
-		{"rounds", 2, func(o *explicit.Options, k int) { o.Switches, o.Rounds = -1, k }},
+		{"switches", 1, func(o *Bounds, k int) { o.Switches, o.Rounds = k, 0 }},
+		{"rounds", 2, func(o *Bounds, k int) { o.Switches, o.Rounds = -1, k }},
 	}
 	violations := 0
 	for seed := int64(1); seed <= int64(programs); seed++ {
@@ -63,10 +63,10 @@ func TestConcurrentDifferential(t *testing.T) {
 		// The explicit checker's smallest violating bound (-1: none).
 		want := -1
 		for k := lo; k <= kind.max && want < 0; k++ {
-			o := explicit.DefaultOptions()
+			o := DefaultBounds()
 			o.Depth = depth
 			kind.set(&o, k)
-			c, err := explicit.New(p, o)
+			c, err := explicit.New(p, o.explicitOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,9 +102,9 @@ func TestConcurrentDifferential(t *testing.T) {
 			if r.frames {
 				sv += "/frames"
 			}
-			o := Options{Engine: "bmc", Solver: r.solver, Seq: method, MaxSteps: 20, Frames: r.frames, Explicit: explicit.DefaultOptions()}
-			o.Explicit.Depth = depth
-			kind.set(&o.Explicit, kind.max)
+			o := Options{Engine: "bmc", Solver: r.solver, Seq: method, MaxSteps: 20, Frames: r.frames, Bounds: DefaultBounds()}
+			o.Bounds.Depth = depth
+			kind.set(&o.Bounds, kind.max)
 			st := time.Now()
 			o.Timeout = 60 * time.Second
 			res, err := Check(context.Background(), p, o)

@@ -57,7 +57,36 @@ type Options struct {
 	Timeout   time.Duration
 	MaxMemory int64
 	Progress  io.Writer // nil: quiet
-	Explicit  explicit.Options
+	Bounds    Bounds
+}
+
+// Bounds are the bounds of the question (a context bound, the call
+// depth, the threads in existence at once) and the explicit engine's
+// limits.
+type Bounds struct {
+	// Exactly one of Switches and Rounds may be set (>= 0 and > 0); with
+	// neither, every interleaving is explored.
+	Switches   int // at most this many context switches; -1: not bounded by switches
+	Rounds     int // round-robin rounds; 0: not bounded by rounds
+	Depth      int // frames per thread
+	MaxThreads int // threads in existence at once, counting terminated ones
+	MaxStates  int // the explicit engine stops with unknown after this many distinct states
+	// NoReduction makes the explicit engine explore a context switch
+	// before every step (explicit.Options).
+	NoReduction bool
+}
+
+// DefaultBounds are the bounds used when the user gives none.
+func DefaultBounds() Bounds { return boundsOf(explicit.DefaultOptions()) }
+
+// boundsOf and explicitOptions convert between Bounds and the explicit
+// engine's options, which are the same but for its timeout.
+func boundsOf(o explicit.Options) Bounds {
+	return Bounds{Switches: o.Switches, Rounds: o.Rounds, Depth: o.Depth, MaxThreads: o.MaxThreads, MaxStates: o.MaxStates, NoReduction: o.NoReduction}
+}
+
+func (b Bounds) explicitOptions() explicit.Options {
+	return explicit.Options{Switches: b.Switches, Rounds: b.Rounds, Depth: b.Depth, MaxThreads: b.MaxThreads, MaxStates: b.MaxStates, NoReduction: b.NoReduction}
 }
 
 // UsageError is a request that cannot be carried out as asked.
@@ -97,17 +126,17 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
 		}
 	}
-	if o.Explicit.Rounds > MaxRounds {
-		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Explicit.Rounds)}
+	if o.Bounds.Rounds > MaxRounds {
+		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Bounds.Rounds)}
 	}
-	if o.Explicit.Switches > MaxSwitches {
-		return nil, &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, o.Explicit.Switches)}
+	if o.Bounds.Switches > MaxSwitches {
+		return nil, &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, o.Bounds.Switches)}
 	}
 	if o.Engine == "explicit" && o.Seq != "auto" {
 		return nil, &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
 	sequential := encode.Sequential(p)
-	bounded := o.Explicit.Rounds > 0 || o.Explicit.Switches >= 0
+	bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0
 	concurrentBMC := func() error {
 		if !bounded {
 			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
@@ -121,7 +150,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		if err := seq.Supported(p); err != nil {
 			return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
 		}
-		bd := seq.Bound{Rounds: o.Explicit.Rounds, Switches: o.Explicit.Switches}
+		bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
 		if bd.Rounds > 0 {
 			bd.Switches = 0
 		}
@@ -161,7 +190,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		return nil, err
 	}
 	res, err := BMC(ctx, p, s, BMCOptions{
-		Depth: o.Explicit.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
+		Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
 	s.Close()
 	if err != nil || res.Verdict != result.Unknown {
 		return res, err
@@ -187,7 +216,7 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 
 // checkExplicit runs the explicit engine.
 func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	c, err := explicit.New(p, o.Explicit)
+	c, err := explicit.New(p, o.Bounds.explicitOptions())
 	if err != nil {
 		return nil, &UsageError{err.Error()}
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"bmc/explicit"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/smt"
@@ -21,7 +20,7 @@ func TestUsageErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Options{Engine: "auto", Solver: "gini", MaxSteps: 5, Explicit: explicit.DefaultOptions()}
+	base := Options{Engine: "auto", Solver: "gini", MaxSteps: 5, Bounds: DefaultBounds()}
 	cases := []struct {
 		name string
 		p    *ir.Program
@@ -33,7 +32,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown engine", seq, func(o *Options) { o.Engine = "magic" }, `unknown engine "magic"`},
 		{"unknown solver", seq, func(o *Options) { o.Solver = "foo" }, `unknown solver "foo"`},
 		{"bmc on threads without a bound", conc, func(o *Options) { o.Engine = "bmc" }, "needs a bound"},
-		{"bmc on threads with a bound", conc, func(o *Options) { o.Engine = "bmc"; o.Explicit.Rounds = 1 }, ""},
+		{"bmc on threads with a bound", conc, func(o *Options) { o.Engine = "bmc"; o.Bounds.Rounds = 1 }, ""},
 		{"unknown sequentialization", conc, func(o *Options) { o.Seq = "greedy" }, `unknown sequentialization "greedy"`},
 		// Names are checked whether or not the engine reads them.
 		{"unknown solver, explicit engine", conc, func(o *Options) { o.Engine, o.Solver = "explicit", "foo" }, `unknown solver "foo"`},

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
 	"bmc/result"
@@ -47,13 +46,13 @@ func TestDeadlineHolds(t *testing.T) {
 	}{
 		{"chain of 3,000 functions, bmc", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) {}},
 		{"chain of 10,000 functions, bmc", load(t, "chain10000.bpl", progen.Chain(10000, false), ir.Options{}), func(o *Options) {}},
-		{"chain of 3,000 functions, bmc, depth 200", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) { o.Explicit.Depth = 200 }},
-		{"bluetooth, 12 threads, eager, 4 rounds", bluetooth(11), func(o *Options) { o.Seq, o.Explicit.Rounds = "eager", 4 }},
-		{"bluetooth, 6 threads, direct, 6 switches", bluetooth(5), func(o *Options) { o.Seq, o.Explicit.Switches = "direct", 6 }},
+		{"chain of 3,000 functions, bmc, depth 200", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) { o.Bounds.Depth = 200 }},
+		{"bluetooth, 12 threads, eager, 4 rounds", bluetooth(11), func(o *Options) { o.Seq, o.Bounds.Rounds = "eager", 4 }},
+		{"bluetooth, 6 threads, direct, 6 switches", bluetooth(5), func(o *Options) { o.Seq, o.Bounds.Switches = "direct", 6 }},
 	}
 	const timeout = time.Second
 	for _, c := range cases {
-		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Explicit: explicit.DefaultOptions()}
+		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Bounds: DefaultBounds()}
 		c.mod(&o)
 		start := time.Now()
 		res, err := Check(context.Background(), c.p, o)
@@ -80,8 +79,8 @@ func TestMemoryLimit(t *testing.T) {
 	// The issue's chain of 3,000 functions with call depth 200 grew to
 	// 1.9 GB within a minute.
 	limit := residentBytes() + 200<<20
-	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Explicit: explicit.DefaultOptions()}
-	o.Explicit.Depth = 200
+	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds()}
+	o.Bounds.Depth = 200
 	res, err := Check(context.Background(), load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), o)
 	if err != nil {
 		t.Fatal(err)
@@ -95,8 +94,8 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := load(t, "bluetooth.bpl", src, ir.Options{Threads: []ir.ThreadCount{{Name: "adder", Count: 10}, {Name: "stopper", Count: 10}}})
-	o = Options{Engine: "bmc", Solver: "gini", Seq: "eager", MaxSteps: 50, MaxMemory: limit, Explicit: explicit.DefaultOptions()}
-	o.Explicit.Rounds = 32
+	o = Options{Engine: "bmc", Solver: "gini", Seq: "eager", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds()}
+	o.Bounds.Rounds = 32
 	_, err = Check(context.Background(), p, o)
 	var ue *UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "more than the memory limit") {
@@ -119,8 +118,8 @@ thread void t1() begin g := T; r(); end
 thread void t2() begin assert(!g); end
 `, ir.Options{})
 	for _, method := range []string{"eager", "lazy", "direct"} {
-		o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Explicit: explicit.DefaultOptions()}
-		o.Explicit.Switches, o.Explicit.Depth = 1, 4
+		o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Bounds: DefaultBounds()}
+		o.Bounds.Switches, o.Bounds.Depth = 1, 4
 		res, err := Check(context.Background(), p, o)
 		if err != nil {
 			t.Fatalf("%s: %v", method, err)
@@ -128,7 +127,7 @@ thread void t2() begin assert(!g); end
 		if res.Verdict != result.Unsafe || res.ContextBound != 1 || !strings.Contains(res.Bounds, "not fully searched: depth bound") {
 			t.Errorf("%s: %s at %d (%s), want a violation at 1 switch with the depth bound of 0 switches named", method, res.Verdict, res.ContextBound, res.Bounds)
 		}
-		o.Explicit.Switches = 0
+		o.Bounds.Switches = 0
 		if res, _ = Check(context.Background(), p, o); res.Verdict != result.Unknown {
 			t.Errorf("%s, 0 switches: %s, want unknown (depth bound)", method, res.Verdict)
 		}
@@ -150,7 +149,7 @@ void main() begin
   od
 end
 `, ir.Options{})
-	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 10, Explicit: explicit.DefaultOptions()}
+	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 10, Bounds: DefaultBounds()}
 	res, err := Check(context.Background(), p, o)
 	switch {
 	case err != nil:

@@ -148,7 +148,7 @@ func TestLoopsDifferential(t *testing.T) {
 			continue
 		}
 		o := Options{Engine: "bmc", Seq: c.seq, Solver: c.solver, Frames: c.frames,
-			MaxSteps: c.maxSteps, Timeout: 10 * time.Second, Explicit: c.explicitOptions(c.bound())}
+			MaxSteps: c.maxSteps, Timeout: 10 * time.Second, Bounds: boundsOf(c.explicitOptions(c.bound()))}
 		got, err := Check(context.Background(), p, o)
 		if err != nil {
 			fail("bmc: %v", err)
@@ -276,7 +276,7 @@ func TestLateViolationBeyondStepBound(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%d steps stated=%v", tc.seq, tc.maxSteps, tc.stated), func(t *testing.T) {
 			o := Options{Engine: "bmc", Seq: tc.seq, Solver: "gini", MaxSteps: tc.maxSteps, StepsStated: tc.stated,
-				Timeout: time.Minute, Explicit: eo}
+				Timeout: time.Minute, Bounds: boundsOf(eo)}
 			got, err := Check(context.Background(), p, o)
 			if err != nil {
 				t.Fatal(err)

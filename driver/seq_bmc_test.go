@@ -68,9 +68,9 @@ func TestBMCOnSequentializations(t *testing.T) {
 		// Two bounds per program, varying with the seed, keep the test
 		// within a minute or two.
 		for _, bd := range []seq.Bound{seqBounds[seed%int64(len(seqBounds))], seqBounds[(seed+2)%int64(len(seqBounds))]} {
-			eo := explicit.DefaultOptions()
-			eo.Depth, eo.MaxStates = depth, 300_000
-			ck, _ := explicit.New(p, within(eo, bd))
+			b := DefaultBounds()
+			b.Depth, b.MaxStates = depth, 300_000
+			ck, _ := explicit.New(p, within(b, bd).explicitOptions())
 			want := ck.Run(context.Background())
 			if want.Incomplete() && want.Verdict != result.Unsafe {
 				continue

@@ -9,5 +9,6 @@
 // the command cmd/bmc), not in it: it interprets the ir program directly,
 // as the oracle of the differential tests and as the replayer that
 // confirms each witness a symbolic engine reports. Of bmc's packages it
-// imports only lang and ir, so that the later stages may replay on it.
+// imports lang, ir and result (it reports a result.Result like every
+// engine); only package driver and tests import it.
 package explicit

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
-	"bmc/explicit"
 	"bmc/ir"
 	"bmc/moped"
 	"bmc/seq"
@@ -131,9 +130,9 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 		}
 		bd = seq.Bound{Rounds: 1} // one thread: one context is every execution
 	}
-	ex := explicit.DefaultOptions()
+	ex := driver.DefaultBounds()
 	ex.Depth, ex.MaxStates = f.depth, f.maxStates
-	co := driver.CompareOptions{Bound: bd, Explicit: ex, Timeout: f.timeout, Moped: exe}
+	co := driver.CompareOptions{Bound: bd, Bounds: ex, Timeout: f.timeout, Moped: exe}
 	if !f.quiet {
 		co.Progress = stderr
 		for _, n := range notes {

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
-	"bmc/explicit"
 	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
@@ -303,7 +302,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	default:
 		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
 			Frames: f.frames,
-			Explicit: explicit.Options{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
+			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
 		if !f.quiet {
 			o.Progress = stderr

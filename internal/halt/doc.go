@@ -4,7 +4,8 @@
 // value of its own, and Recover, deferred at the construction's entry,
 // turns it into the context's cause. The constructions build one value
 // and throw it away when halted, so nothing half-built escapes; this is
-// the bail-out go/parser uses for its own errors.
+// the bail-out go/parser uses for its own errors. Reason words why a
+// context ended, for the limits of a result.
 //
 // It serves the stages of bmc's pipeline that build large values (lang,
 // ir, seq, encode, moped; the pipeline is lang -> ir -> seq/moped ->
