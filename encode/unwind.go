@@ -95,7 +95,7 @@ func Unwindable(p *ir.Program, depth int) error {
 		if n, ok := size[pr]; ok {
 			return n, nil
 		}
-		order, err := topoOrder(pr)
+		order, err := ir.TopoOrder(pr)
 		if err != nil {
 			return 0, err
 		}
@@ -135,44 +135,6 @@ func Unwindable(p *ir.Program, depth int) error {
 		}
 	}
 	return nil
-}
-
-// topoOrder is pr's nodes reachable from its entry in topological order,
-// or an error when they form a loop.
-func topoOrder(pr *ir.Proc) ([]int, error) {
-	const (
-		unseen = iota
-		active
-		done
-	)
-	mark := make([]uint8, len(pr.Nodes))
-	var post []int
-	var loop error
-	var visit func(id int)
-	visit = func(id int) {
-		mark[id] = active
-		for _, e := range pr.Nodes[id].Out {
-			if e.To < 0 || loop != nil {
-				continue
-			}
-			switch mark[e.To] {
-			case active:
-				loop = fmt.Errorf("%s has a loop at %s", pr.Name, pr.Nodes[e.To].Pos)
-			case unseen:
-				visit(e.To)
-			}
-		}
-		mark[id] = done
-		post = append(post, id)
-	}
-	visit(pr.Entry)
-	if loop != nil {
-		return nil, loop
-	}
-	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
-		post[i], post[j] = post[j], post[i]
-	}
-	return post, nil
 }
 
 // Unwind encodes p whole (see Unwound); Unwindable(p, depth) must hold.
@@ -251,7 +213,7 @@ func (u *Unwound) env(pr *ir.Proc, st ustate) *env {
 // too, with the callee's locals.
 func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) {
 	s := u.Sys
-	order, _ := topoOrder(pr)
+	order, _ := ir.TopoOrder(pr)
 	arrivals := map[int][]arrival{pr.Entry: in}
 	for _, id := range order {
 		ins := arrivals[id]

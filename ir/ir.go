@@ -1,8 +1,3 @@
-// Package ir is the control-flow representation every engine works on:
-// one graph per procedure, whose nodes are program locations and whose
-// edges are single steps (a guarded parallel assignment, a call, a return,
-// a lock operation, ...). Every node and edge keeps its source position so
-// that traces are shown in the user's own lines.
 package ir
 
 import "bmc/lang"
@@ -179,6 +174,16 @@ func Not(x *Expr) *Expr { return &Expr{Op: OpNot, X: x} }
 // Binary returns x op y.
 func Binary(op Op, x, y *Expr) *Expr { return &Expr{Op: op, X: x, Y: y} }
 
+// IsNondetDecider reports whether e is `*` or a negation of it: as a
+// decider (the condition of if, while or assume, which is taken when it
+// can be true) it is the same as `*`.
+func IsNondetDecider(e *Expr) bool {
+	for e != nil && e.Op == OpNot {
+		e = e.X
+	}
+	return e != nil && e.Op == OpNondet
+}
+
 // Walk calls f for e and every subexpression.
 func (e *Expr) Walk(f func(*Expr)) {
 	if e == nil {
@@ -197,37 +202,4 @@ func (p *Program) ProcByName(name string) *Proc {
 		}
 	}
 	return nil
-}
-
-// CallDepth is the largest number of frames a thread starting in entry can
-// have on its stack, or -1 when a recursive procedure is reachable.
-func CallDepth(entry *Proc) int {
-	memo := map[*Proc]int{}
-	const visiting = -2
-	var depth func(p *Proc) int
-	depth = func(p *Proc) int {
-		if d, ok := memo[p]; ok {
-			if d == visiting {
-				return -1
-			}
-			return d
-		}
-		memo[p] = visiting
-		best := 1
-		for _, n := range p.Nodes {
-			for _, e := range n.Out {
-				if e.Kind != Call || e.Spawn {
-					continue
-				}
-				d := depth(e.Callee)
-				if d < 0 {
-					return -1
-				}
-				best = max(best, 1+d)
-			}
-		}
-		memo[p] = best
-		return best
-	}
-	return depth(entry)
 }

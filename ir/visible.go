@@ -37,7 +37,7 @@ func VisibleNodes(p *Program) [][]bool {
 	vis := make([][]bool, len(p.Procs))
 	for _, pr := range p.Procs {
 		v := make([]bool, len(pr.Nodes))
-		for _, n := range loopHeads(pr) {
+		for _, n := range LoopHeads(pr) {
 			v[n] = true
 		}
 		for _, n := range pr.Nodes {
@@ -104,48 +104,4 @@ func alwaysEnabled(n *Node) bool {
 		}
 	}
 	return false
-}
-
-// loopHeads returns the targets of back edges of a depth-first search;
-// every cycle of the graph contains one.
-func loopHeads(pr *Proc) []int {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := make([]int, len(pr.Nodes))
-	var heads []int
-	var visit func(n int)
-	visit = func(n int) {
-		color[n] = grey
-		for _, e := range pr.Nodes[n].Out {
-			for _, to := range []int{e.To, forkTarget(e)} {
-				if to < 0 {
-					continue
-				}
-				switch color[to] {
-				case white:
-					visit(to)
-				case grey:
-					heads = append(heads, to)
-				}
-			}
-		}
-		color[n] = black
-	}
-	visit(pr.Entry)
-	for n := range pr.Nodes {
-		if color[n] == white {
-			visit(n)
-		}
-	}
-	return heads
-}
-
-func forkTarget(e *Edge) int {
-	if e.Kind == Fork {
-		return e.ForkTo
-	}
-	return -1
 }

@@ -4,7 +4,7 @@
 // verdicts with a BDD tool's: Lower turns a program into one whose
 // violations are the reachability of one label and which has only
 // constructs Moped reads with our meaning, Format prints it (in the
-// syntax ir.Moped) and checks the text with CheckText, our own
+// syntax decompile.Moped) and checks the text with CheckText, our own
 // recogniser of Moped's grammar, and Run asks Moped whether the label is
 // reachable. What Moped reads, and what it reads differently, is listed
 // in shared/peers/MOPED.md.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"bmc/decompile"
 	"bmc/ir"
 )
 
@@ -20,7 +21,7 @@ func Format(ctx context.Context, w io.Writer, p *ir.Program) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := ir.FormatWith(ctx, &buf, low, ir.Moped); err != nil {
+	if err := decompile.WriteSyntax(ctx, &buf, low, decompile.Moped); err != nil {
 		return err
 	}
 	if err := CheckText(buf.Bytes(), Label); err != nil {

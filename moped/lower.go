@@ -16,7 +16,7 @@ const Label = "error"
 
 // Lower returns a program that reaches Label exactly when p has a
 // violation (a failed assertion or a reached error label of p.Targets),
-// built only of what ir.FormatWith prints in the Moped syntax:
+// built only of what decompile.WriteSyntax prints in the Moped syntax:
 //   - every violation becomes a call of a procedure `violation` whose one
 //     statement carries Label (Moped asks for a label in one function, and
 //     a label in a function main never calls is an error there, so main

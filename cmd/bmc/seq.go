@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"bmc/decompile"
 	"bmc/driver"
 	"bmc/ir"
 	"bmc/moped"
@@ -120,7 +121,7 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
-	format := func() error { return ir.Format(ctx, &buf, sp.Seq) }
+	format := func() error { return decompile.Write(ctx, &buf, sp.Seq) }
 	var run string
 	if f.forTool == "moped" {
 		file := f.output

@@ -1,4 +1,4 @@
-package ir_test
+package decompile_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bmc/decompile"
 	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/internal/progen"
@@ -25,8 +26,8 @@ const benchDir = "../../shared/bench"
 func format(t *testing.T, p *ir.Program) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := ir.Format(context.Background(), &buf, p); err != nil {
-		t.Fatalf("Format: %v", err)
+	if err := decompile.Write(context.Background(), &buf, p); err != nil {
+		t.Fatalf("Write: %v", err)
 	}
 	return buf.String()
 }
@@ -95,7 +96,7 @@ func sameVerdict(t *testing.T, p, q *ir.Program, opts explicit.Options, text str
 	return true
 }
 
-// checkShape compares what Format promises to keep.
+// checkShape compares what Write promises to keep.
 func checkShape(t *testing.T, p, q *ir.Program) {
 	t.Helper()
 	if len(p.Globals) != len(q.Globals) || len(p.Locks) != len(q.Locks) {
@@ -107,9 +108,9 @@ func checkShape(t *testing.T, p, q *ir.Program) {
 	}
 }
 
-// TestFormatCorpus round-trips every example and every benchmark program
+// TestWriteCorpus round-trips every example and every benchmark program
 // and compares explicit verdicts on the small ones.
-func TestFormatCorpus(t *testing.T) {
+func TestWriteCorpus(t *testing.T) {
 	targets := map[string]string{}
 	cases, _ := corpus.Load(benchDir)
 	for _, c := range cases {
@@ -138,7 +139,7 @@ func TestFormatCorpus(t *testing.T) {
 		}
 		loaded++
 		var buf bytes.Buffer
-		if err := ir.Format(context.Background(), &buf, p); err != nil {
+		if err := decompile.Write(context.Background(), &buf, p); err != nil {
 			rejected++
 			t.Logf("%s: rejected: %v", path, err)
 			continue
@@ -154,7 +155,7 @@ func TestFormatCorpus(t *testing.T) {
 		// The printed program prints again; mostly identically (the layout
 		// may still move a few jumps), which is counted.
 		var again bytes.Buffer
-		if err := ir.Format(context.Background(), &again, q); err != nil {
+		if err := decompile.Write(context.Background(), &again, q); err != nil {
 			t.Errorf("%s: printed program is rejected: %v", path, err)
 		} else if again.String() == text {
 			fixed++
@@ -172,14 +173,14 @@ func TestFormatCorpus(t *testing.T) {
 			compared++
 		}
 	}
-	t.Logf("%d programs: %d loaded, %d printed and reloaded (%d print identically again), %d rejected by Format, %d verdicts compared; %v",
+	t.Logf("%d programs: %d loaded, %d printed and reloaded (%d print identically again), %d rejected by Write, %d verdicts compared; %v",
 		len(files), loaded, printed, fixed, rejected, compared, time.Since(start).Round(time.Millisecond))
 }
 
-// TestFormatExampleBounds prints every example under the thread counts
+// TestWriteExampleBounds prints every example under the thread counts
 // of its `// expect:` lines (so thread functions are printed several
 // times) and compares explicit verdicts under the bounds of those lines.
-func TestFormatExampleBounds(t *testing.T) {
+func TestWriteExampleBounds(t *testing.T) {
 	files, _ := filepath.Glob("../examples/*.bpl")
 	compared := 0
 	for _, path := range files {
@@ -236,10 +237,10 @@ func TestFormatExampleBounds(t *testing.T) {
 	t.Logf("%d verdicts compared", compared)
 }
 
-// TestFormatSemantics round-trips small programs whose verdict depends
+// TestWriteSemantics round-trips small programs whose verdict depends
 // on one construct each (atomicity, init, labels, spawns, broadcasts, ...)
 // and checks the expected verdict on both.
-func TestFormatSemantics(t *testing.T) {
+func TestWriteSemantics(t *testing.T) {
 	type tc struct {
 		name    string
 		src     string
@@ -360,9 +361,9 @@ func TestFormatSemantics(t *testing.T) {
 	}
 }
 
-// TestFormatRandom round-trips generated programs, sequential and
+// TestWriteRandom round-trips generated programs, sequential and
 // concurrent, and compares explicit verdicts.
-func TestFormatRandom(t *testing.T) {
+func TestWriteRandom(t *testing.T) {
 	seeds := 300
 	if testing.Short() {
 		seeds = 120
@@ -473,10 +474,10 @@ func perturb(p *ir.Program, r *rand.Rand, concurrent bool) {
 	}
 }
 
-// TestFormatPerturbed prints perturbed random programs: sequential ones
+// TestWritePerturbed prints perturbed random programs: sequential ones
 // must all print; concurrent ones may be rejected where a guard cannot be
 // split off faithfully. Printed programs must have the same verdicts.
-func TestFormatPerturbed(t *testing.T) {
+func TestWritePerturbed(t *testing.T) {
 	seeds := 200
 	if testing.Short() {
 		seeds = 80
@@ -499,7 +500,7 @@ func TestFormatPerturbed(t *testing.T) {
 			}
 			perturb(p, rand.New(rand.NewSource(seed)), threads > 1)
 			var buf bytes.Buffer
-			if err := ir.Format(context.Background(), &buf, p); err != nil {
+			if err := decompile.Write(context.Background(), &buf, p); err != nil {
 				if threads == 1 {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
@@ -565,9 +566,9 @@ func v(x *ir.Var) *ir.Expr      { return &ir.Expr{Op: ir.OpVar, Var: x} }
 func primed(x *ir.Var) *ir.Expr { return &ir.Expr{Op: ir.OpPrimed, Var: x} }
 func nondet() *ir.Expr          { return &ir.Expr{Op: ir.OpNondet} }
 
-// TestFormatHandBuilt prints IR that the front end never produces, as
+// TestWriteHandBuilt prints IR that the front end never produces, as
 // the sequentializations build it.
-func TestFormatHandBuilt(t *testing.T) {
+func TestWriteHandBuilt(t *testing.T) {
 	type tc struct {
 		name  string
 		build func(b *builder)
@@ -720,8 +721,8 @@ func TestFormatHandBuilt(t *testing.T) {
 	}
 }
 
-// TestFormatRejects lists constructs without a faithful text.
-func TestFormatRejects(t *testing.T) {
+// TestWriteRejects lists constructs without a faithful text.
+func TestWriteRejects(t *testing.T) {
 	unbounded := newBuilder("g")
 	unbounded.nodes(unbounded.main, 1)
 	unbounded.edge(unbounded.main, 0, &ir.Edge{Kind: ir.Return, To: -1})
@@ -759,7 +760,7 @@ func TestFormatRejects(t *testing.T) {
 		"atomic end on return": {ret.p, "return in main ends an atomic section"},
 	} {
 		var buf bytes.Buffer
-		err := ir.Format(context.Background(), &buf, c.p)
+		err := decompile.Write(context.Background(), &buf, c.p)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got error %v, want one mentioning %q", name, err, c.want)
 		}
@@ -776,9 +777,9 @@ func TestFormatRejects(t *testing.T) {
 	}
 }
 
-// TestFormatMopedRefuses: the Moped syntax takes only programs lowered
+// TestWriteMopedRefuses: the Moped syntax takes only programs lowered
 // for it (package moped); anything else is an error naming the construct.
-func TestFormatMopedRefuses(t *testing.T) {
+func TestWriteMopedRefuses(t *testing.T) {
 	cases := []struct{ src, want string }{
 		{`decl g; void main() begin assert(g); end`, "an assertion"},
 		{`decl g := T; void main() begin skip; end`, "initial value"},
@@ -800,7 +801,7 @@ func TestFormatMopedRefuses(t *testing.T) {
 		}
 		p.Targets = []string{"error"} // as lowered: one label
 		var buf bytes.Buffer
-		err = ir.FormatWith(context.Background(), &buf, p, ir.Moped)
+		err = decompile.WriteSyntax(context.Background(), &buf, p, decompile.Moped)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error containing %q", c.src, err, c.want)
 		}
@@ -818,7 +819,7 @@ end`), ir.Options{})
 	}
 	p.Targets = []string{"error"}
 	var buf bytes.Buffer
-	if err := ir.FormatWith(context.Background(), &buf, p, ir.Moped); err != nil {
+	if err := decompile.WriteSyntax(context.Background(), &buf, p, decompile.Moped); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()

@@ -1,6 +1,9 @@
-package ir
+package decompile
 
-import "bmc/lang"
+import (
+	"bmc/ir"
+	"bmc/lang"
+)
 
 // Syntax is the dialect a program is printed in.
 type Syntax uint8
@@ -11,7 +14,7 @@ const (
 	Classic Syntax = iota
 	// Moped is the part of the classic syntax that Moped 1.0.15 reads with
 	// the meaning bmc gives it (its grammar, bp.y, as listed in
-	// shared/peers/MOPED.md). FormatWith prints only sequential programs
+	// shared/peers/MOPED.md). WriteSyntax prints only sequential programs
 	// without locks, init, enforce, atomic marks, assertions, constrain
 	// clauses, dead variables, initial values, discarded call results or
 	// nondeterminism inside an expression; the package moped lowers a
@@ -29,16 +32,6 @@ func (s Syntax) String() string {
 		return "Moped"
 	}
 	return "classic"
-}
-
-// IsNondetDecider reports whether e is `*` or a negation of it: as a
-// decider (the condition of if, while or assume, which is taken when it
-// can be true) it is the same as `*`.
-func IsNondetDecider(e *Expr) bool {
-	for e != nil && e.Op == OpNot {
-		e = e.X
-	}
-	return e != nil && e.Op == OpNondet
 }
 
 // mopedProgram refuses what Moped cannot run as bmc would: a program that
@@ -63,32 +56,32 @@ func (f *formatter) mopedProgram() {
 }
 
 // mopedMisses names what edge e has that Moped cannot read, or "".
-func mopedMisses(e *Edge) string {
+func mopedMisses(e *ir.Edge) string {
 	switch {
-	case e.Atomic != NoMark:
+	case e.Atomic != ir.NoMark:
 		return "an atomic mark"
 	case len(e.PassiveTargets) > 0:
 		return "a broadcast (x$)"
 	}
 	switch e.Kind {
-	case Havoc:
+	case ir.Havoc:
 		return "dead variables"
-	case Assert:
+	case ir.Assert:
 		return "an assertion (Moped reads assert as assume)"
-	case Assign:
+	case ir.Assign:
 		if e.Constrain != nil {
 			return "a constrain clause"
 		}
-	case Call:
+	case ir.Call:
 		if e.Spawn {
 			return "a thread start"
 		}
 		if n := targets(e); n > 0 && n < len(e.Targets) {
 			return "a discarded result"
 		}
-	case Acquire, Release, TryAcquire:
+	case ir.Acquire, ir.Release, ir.TryAcquire:
 		return "a lock operation"
-	case Fork, EndThread:
+	case ir.Fork, ir.EndThread:
 		return "a thread operation"
 	}
 	return ""

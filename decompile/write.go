@@ -1,4 +1,4 @@
-package ir
+package decompile
 
 import (
 	"bytes"
@@ -10,17 +10,18 @@ import (
 	"strings"
 
 	"bmc/internal/halt"
+	"bmc/ir"
 	"bmc/lang"
 )
 
-// Format prints p as a Boolean program in the classic syntax: `decl`
+// Write prints p as a Boolean program in the classic syntax: `decl`
 // globals, `void`/`bool<n>` functions with `begin decl ...; ... end`,
 // labels, `goto`, `if (e) then ... fi`, `while (e) do ... od`, `assume`,
 // `assert`, `skip`, parallel assignments with `constrain`, calls,
 // `return`, `dead`, `*`, `schoose`, `T`/`F`, `enforce`; concurrent
 // programs add `lock`, `thread`, acquire/release/tryacquire,
 // atomic_begin/atomic_end, start_thread, end_thread and `x$`.
-// Loading the text with Load (default Options) gives a program with
+// Loading the text with ir.Load (default Options) gives a program with
 // the same behaviour (the same verdicts under every bound; a step may be
 // split into a few, see below). Nothing is written when an error is
 // returned; an error names the construct that has no faithful text.
@@ -75,14 +76,14 @@ import (
 // A sequentialization with many contexts prints to hundreds of megabytes,
 // so ctx is watched; when it ends first, nothing is written and the error
 // is its cause.
-func Format(ctx context.Context, w io.Writer, p *Program) error {
-	return FormatWith(ctx, w, p, Classic)
+func Write(ctx context.Context, w io.Writer, p *ir.Program) error {
+	return WriteSyntax(ctx, w, p, Classic)
 }
 
-// FormatWith prints p in the given syntax: Classic is Format's; Moped
+// WriteSyntax prints p in the given syntax: Classic is Write's; Moped
 // (see Syntax) takes only programs already within Moped's reach and
 // refuses the others with an error naming the construct.
-func FormatWith(ctx context.Context, w io.Writer, p *Program, syntax Syntax) (err error) {
+func WriteSyntax(ctx context.Context, w io.Writer, p *ir.Program, syntax Syntax) (err error) {
 	defer halt.Recover(&err)
 	f := &formatter{p: p, ctx: ctx, syntax: syntax}
 	var buf bytes.Buffer
@@ -96,19 +97,19 @@ func FormatWith(ctx context.Context, w io.Writer, p *Program, syntax Syntax) (er
 
 type formatter struct {
 	ctx        context.Context
-	p          *Program
+	p          *ir.Program
 	syntax     Syntax
 	err        error
 	sequential bool // one thread instance, no spawns: interleaving is moot
 	getafix    bool // threads chosen by the Getafix naming rule, not `thread`
 	// atomicVar is the global printed as `atomic` in Getafix style, whose
 	// constant assignments the front end reads as atomic marks.
-	atomicVar  *Var
-	shared     map[*Var]bool // globals and locals written by broadcasts
-	globalName map[*Var]string
-	lockName   map[*Lock]string
-	procName   map[*Proc]string
-	count      map[*Proc]int // thread instances per thread procedure
+	atomicVar  *ir.Var
+	shared     map[*ir.Var]bool // globals and locals written by broadcasts
+	globalName map[*ir.Var]string
+	lockName   map[*ir.Lock]string
+	procName   map[*ir.Proc]string
+	count      map[*ir.Proc]int // thread instances per thread procedure
 	allNames   map[string]bool
 	errLabels  []string
 }
@@ -125,7 +126,7 @@ func (f *formatter) errorf(pos lang.Pos, format string, args ...any) {
 		}
 		msg = fmt.Sprintf("%s:%s: %s", file, pos, msg)
 	}
-	f.err = fmt.Errorf("ir.Format: %s", msg)
+	f.err = fmt.Errorf("decompile: %s", msg)
 }
 
 // ---- names ----
@@ -178,7 +179,7 @@ var builtinProcs = map[string]bool{"acquire": true, "release": true, "tryacquire
 var asyncLabel = regexp.MustCompile(`^ASYNC_[0-9]+$`)
 
 // procBase is the name a procedure asks for before collisions.
-func (f *formatter) procBase(pr *Proc) string {
+func (f *formatter) procBase(pr *ir.Proc) string {
 	if pr == f.p.Init {
 		return "init"
 	}
@@ -205,9 +206,9 @@ func (f *formatter) procBase(pr *Proc) string {
 
 func (f *formatter) names() {
 	p := f.p
-	f.globalName = map[*Var]string{}
-	f.lockName = map[*Lock]string{}
-	f.procName = map[*Proc]string{}
+	f.globalName = map[*ir.Var]string{}
+	f.lockName = map[*ir.Lock]string{}
+	f.procName = map[*ir.Proc]string{}
 	f.allNames = map[string]bool{}
 	reserveAtomic := false
 	// Moped's target label is no other name, so that nothing hides it.
@@ -268,26 +269,26 @@ func (f *formatter) names() {
 
 // derivedMark is the atomic mark the front end gives a printed assignment
 // to targets in Getafix style.
-func (f *formatter) derivedMark(e *Edge) AtomicMark {
+func (f *formatter) derivedMark(e *ir.Edge) ir.AtomicMark {
 	if f.atomicVar == nil {
-		return NoMark
+		return ir.NoMark
 	}
 	for i, v := range e.Targets {
-		if v == f.atomicVar && i < len(e.Values) && e.Values[i] != nil && e.Values[i].Op == OpConst {
+		if v == f.atomicVar && i < len(e.Values) && e.Values[i] != nil && e.Values[i].Op == ir.OpConst {
 			if e.Values[i].Val {
-				return AtomicBegin
+				return ir.AtomicBegin
 			}
-			return AtomicEnd
+			return ir.AtomicEnd
 		}
 	}
-	return NoMark
+	return ir.NoMark
 }
 
 func (f *formatter) atomicMarksAgree() bool {
 	for _, pr := range f.p.Procs {
 		for _, n := range pr.Nodes {
 			for _, e := range n.Out {
-				if e.Kind == Assign && assignTargets(e) > 0 && f.derivedMark(e) != e.Atomic {
+				if e.Kind == ir.Assign && assignTargets(e) > 0 && f.derivedMark(e) != e.Atomic {
 					return false
 				}
 			}
@@ -297,7 +298,7 @@ func (f *formatter) atomicMarksAgree() bool {
 }
 
 // assignTargets counts the targets an Assign edge is printed with.
-func assignTargets(e *Edge) int {
+func assignTargets(e *ir.Edge) int {
 	n := len(e.PassiveTargets)
 	for _, v := range e.Targets {
 		if v != nil {
@@ -314,21 +315,21 @@ func (f *formatter) program(buf *bytes.Buffer) {
 	if !f.wellFormed() {
 		return
 	}
-	f.count = map[*Proc]int{}
+	f.count = map[*ir.Proc]int{}
 	spawns, broadcasts := false, false
 	for _, pr := range p.Procs {
 		for _, n := range pr.Nodes {
 			for _, e := range n.Out {
-				spawns = spawns || e.Kind == Fork || e.Kind == Call && e.Spawn
+				spawns = spawns || e.Kind == ir.Fork || e.Kind == ir.Call && e.Spawn
 				broadcasts = broadcasts || len(e.PassiveTargets) > 0
 			}
 		}
 	}
-	inProgram := map[*Proc]bool{}
+	inProgram := map[*ir.Proc]bool{}
 	for _, pr := range p.Procs {
 		inProgram[pr] = true
 	}
-	var threadOrder []*Proc
+	var threadOrder []*ir.Proc
 	total, multi := 0, false
 	for _, t := range p.Threads {
 		switch {
@@ -366,7 +367,7 @@ func (f *formatter) program(buf *bytes.Buffer) {
 			return
 		}
 	}
-	f.shared = map[*Var]bool{}
+	f.shared = map[*ir.Var]bool{}
 	for _, v := range p.Globals {
 		f.shared[v] = true
 	}
@@ -415,7 +416,7 @@ func (f *formatter) program(buf *bytes.Buffer) {
 	}
 	// Declaration order decides thread order: thread functions take the
 	// places of thread functions in the order of p.Threads.
-	order := append([]*Proc(nil), p.Procs...)
+	order := append([]*ir.Proc(nil), p.Procs...)
 	k := 0
 	for i, pr := range order {
 		if f.count[pr] > 0 {
@@ -481,7 +482,7 @@ func (f *formatter) wellFormed() bool {
 }
 
 func isDefaultTarget(s string) bool {
-	for _, t := range DefaultTargets {
+	for _, t := range ir.DefaultTargets {
 		if s == t {
 			return true
 		}
@@ -508,18 +509,18 @@ func (f *formatter) isLabel(s string) bool {
 }
 
 // declList prints `decl a, b := T;` in lines of at most eight names.
-func (f *formatter) declList(buf *bytes.Buffer, indent string, vars []*Var, names map[*Var]string) {
+func (f *formatter) declList(buf *bytes.Buffer, indent string, vars []*ir.Var, names map[*ir.Var]string) {
 	for i := 0; i < len(vars); i += 8 {
 		var parts []string
 		for _, v := range vars[i:min(i+8, len(vars))] {
 			s := names[v]
-			if v.Init != Unknown && f.syntax == Moped {
+			if v.Init != ir.Unknown && f.syntax == Moped {
 				f.errorf(v.Pos, "variable %s has an initial value, which Moped's decl cannot give", v.Name)
 			}
 			switch v.Init {
-			case True:
+			case ir.True:
 				s += " := T"
-			case False:
+			case ir.False:
 				s += " := F"
 			}
 			parts = append(parts, s)
@@ -533,12 +534,12 @@ func (f *formatter) declList(buf *bytes.Buffer, indent string, vars []*Var, name
 // procFmt prints one procedure.
 type procFmt struct {
 	*formatter
-	pr    *Proc
-	local map[*Var]string
-	fwd   [][]int  // sources of forward edges into each node
-	pdom  *domTree // post-dominators; node len(Nodes) is the exit
-	stops []int    // where the enclosing nested chains end
-	depth int      // nesting of the block being printed
+	pr    *ir.Proc
+	local map[*ir.Var]string
+	fwd   [][]int     // sources of forward edges into each node
+	pdom  *ir.DomTree // post-dominators; node len(Nodes) is the exit
+	stops []int       // where the enclosing nested chains end
+	depth int         // nesting of the block being printed
 	// reachable marks the nodes reachable from the entry.
 	reachable []bool
 	done      []bool
@@ -575,9 +576,9 @@ type stmt struct {
 
 func simple(text string) *stmt { return &stmt{kind: kSimple, node: -1, key: -1, text: text} }
 
-func (f *formatter) proc(buf *bytes.Buffer, pr *Proc, name string) {
+func (f *formatter) proc(buf *bytes.Buffer, pr *ir.Proc, name string) {
 	halt.Point(f.ctx)
-	pf := &procFmt{formatter: f, pr: pr, local: map[*Var]string{}, refs: map[int]bool{}, label: map[int]string{}}
+	pf := &procFmt{formatter: f, pr: pr, local: map[*ir.Var]string{}, refs: map[int]bool{}, label: map[int]string{}}
 	if pr.Params > len(pr.Locals) || pr.Returns < 0 || pr.Returns > 1024 {
 		f.errorf(pr.Pos, "procedure %s has %d parameters but %d locals, or %d results", pr.Name, pr.Params, len(pr.Locals), pr.Returns)
 		return
@@ -589,7 +590,7 @@ func (f *formatter) proc(buf *bytes.Buffer, pr *Proc, name string) {
 	pf.localNames()
 	if f.count[pr] > 0 || pr == f.p.Init {
 		for _, v := range pr.Locals[:pr.Params] {
-			if v.Init != Unknown {
+			if v.Init != ir.Unknown {
 				f.errorf(v.Pos, "parameter %s of thread function %s has an initial value, which the program text cannot express", v.Name, pr.Name)
 			}
 		}
@@ -645,12 +646,12 @@ func (pf *procFmt) localNames() {
 		}
 		n[pf.p.Targets[0]] = true
 	}
-	isLocal := map[*Var]bool{}
+	isLocal := map[*ir.Var]bool{}
 	for _, v := range pf.pr.Locals {
 		isLocal[v] = true
 	}
-	use := func(e *Expr) {
-		e.Walk(func(x *Expr) {
+	use := func(e *ir.Expr) {
+		e.Walk(func(x *ir.Expr) {
 			if x.Var != nil && !isLocal[x.Var] {
 				if name, ok := pf.globalName[x.Var]; ok {
 					n[name] = true
@@ -664,7 +665,7 @@ func (pf *procFmt) localNames() {
 			use(e.Guard)
 			use(e.Constrain)
 			use(e.Cond)
-			for _, list := range [][]*Expr{e.Values, e.PassiveValues, e.Args} {
+			for _, list := range [][]*ir.Expr{e.Values, e.PassiveValues, e.Args} {
 				for _, x := range list {
 					use(x)
 				}
@@ -688,7 +689,7 @@ func (pf *procFmt) localNames() {
 	}
 }
 
-func (pf *procFmt) varName(v *Var, pos lang.Pos) string {
+func (pf *procFmt) varName(v *ir.Var, pos lang.Pos) string {
 	if name, ok := pf.local[v]; ok {
 		return name
 	}
@@ -730,115 +731,6 @@ func (pf *procFmt) layout() []*stmt {
 	return body
 }
 
-// domTree is a dominator tree: idom per node (-1: unreachable from the
-// root, or the root itself) and an interval numbering for dominance tests.
-type domTree struct {
-	idom    []int
-	in, out []int
-	seen    []bool
-}
-
-// dominates reports whether a dominates b (both reachable).
-func (d *domTree) dominates(a, b int) bool {
-	return d.seen[a] && d.seen[b] && d.in[a] <= d.in[b] && d.out[b] <= d.out[a]
-}
-
-// dominators computes the dominator tree of the graph succs from root
-// (Cooper, Harvey and Kennedy), without recursion.
-func dominators(succs [][]int, root int) *domTree {
-	n := len(succs)
-	preds := make([][]int, n)
-	for u, ss := range succs {
-		for _, v := range ss {
-			preds[v] = append(preds[v], u)
-		}
-	}
-	post := make([]int, n)
-	var order []int
-	seen := make([]bool, n)
-	type frame struct{ node, next int }
-	stack := []frame{{root, 0}}
-	seen[root] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(succs[top.node]) {
-			s := succs[top.node][top.next]
-			top.next++
-			if !seen[s] {
-				seen[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post[top.node] = len(order)
-		order = append(order, top.node)
-		stack = stack[:len(stack)-1]
-	}
-	idom := make([]int, n)
-	for i := range idom {
-		idom[i] = -1
-	}
-	idom[root] = root
-	for changed := true; changed; {
-		changed = false
-		for i := len(order) - 1; i >= 0; i-- {
-			b := order[i]
-			if b == root {
-				continue
-			}
-			d := -1
-			for _, p := range preds[b] {
-				if idom[p] < 0 {
-					continue
-				}
-				if d < 0 {
-					d = p
-					continue
-				}
-				x, y := p, d
-				for x != y {
-					for post[x] < post[y] {
-						x = idom[x]
-					}
-					for post[y] < post[x] {
-						y = idom[y]
-					}
-				}
-				d = x
-			}
-			if idom[b] != d {
-				idom[b], changed = d, true
-			}
-		}
-	}
-	// Number the tree: a dominates b iff b's interval lies in a's.
-	children := make([][]int, n)
-	for _, b := range order {
-		if b != root {
-			children[idom[b]] = append(children[idom[b]], b)
-		}
-	}
-	t := &domTree{idom: idom, in: make([]int, n), out: make([]int, n), seen: seen}
-	clock := 0
-	stack = []frame{{root, 0}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(children[top.node]) {
-			c := children[top.node][top.next]
-			top.next++
-			clock++
-			t.in[c] = clock
-			stack = append(stack, frame{c, 0})
-			continue
-		}
-		clock++
-		t.out[top.node] = clock
-		stack = stack[:len(stack)-1]
-	}
-	idom[root] = -1
-	return t
-}
-
 // analyze finds, per node, the sources of the edges into it except back
 // edges (from nodes it dominates), and the post-dominator tree. A node
 // whose forward predecessors are all printed can follow the last one,
@@ -846,38 +738,18 @@ func dominators(succs [][]int, root int) *domTree {
 // close a while loop or jump too. The immediate post-dominator of a test
 // is where its branches meet.
 func (pf *procFmt) analyze() {
-	nodes := pf.pr.Nodes
-	n := len(nodes)
-	succs := make([][]int, n)
-	rev := make([][]int, n+1) // reversed flow, from a virtual exit n
-	for i, nd := range nodes {
-		if len(nd.Out) == 0 {
-			rev[n] = append(rev[n], i)
-		}
-		for _, e := range nd.Out {
-			if t := forkTarget(e); t >= 0 && t < n {
-				succs[i] = append(succs[i], t)
-			}
-			switch {
-			case e.To >= 0 && e.To < n:
-				succs[i] = append(succs[i], e.To)
-				rev[e.To] = append(rev[e.To], i)
-			case e.Kind == Return || e.Kind == EndThread:
-				rev[n] = append(rev[n], i)
-			}
-		}
-	}
-	dom := dominators(succs, pf.pr.Entry)
-	pf.reachable = dom.seen
-	pf.fwd = make([][]int, n)
+	succs := ir.Successors(pf.pr)
+	dom := ir.Dominators(succs, pf.pr.Entry)
+	pf.reachable = dom.Reachable
+	pf.fwd = make([][]int, len(succs))
 	for u, ss := range succs {
 		for _, t := range ss {
-			if !dom.dominates(t, u) {
+			if !dom.Dominates(t, u) {
 				pf.fwd[t] = append(pf.fwd[t], u)
 			}
 		}
 	}
-	pf.pdom = dominators(rev, n)
+	pf.pdom = ir.PostDominators(pf.pr)
 }
 
 // chain prints node n and its successors for as long as they can follow
@@ -989,7 +861,7 @@ func (pf *procFmt) node(n, stop int, nested bool) ([]*stmt, int, continuation) {
 	}
 	plainSkips := true
 	for _, e := range out {
-		plainSkips = plainSkips && e.Kind == Skip && e.Atomic == NoMark && guardOf(e) == nil
+		plainSkips = plainSkips && e.Kind == ir.Skip && e.Atomic == ir.NoMark && guardOf(e) == nil
 	}
 	if plainSkips {
 		s := &stmt{kind: kGoto, node: n, key: -1}
@@ -1028,22 +900,22 @@ func (pf *procFmt) node(n, stop int, nested bool) ([]*stmt, int, continuation) {
 }
 
 // ifShape recognises two Skip edges with guards c and !c.
-func ifShape(out []*Edge) (c *Expr, then, els int, ok bool) {
+func ifShape(out []*ir.Edge) (c *ir.Expr, then, els int, ok bool) {
 	if len(out) != 2 {
 		return
 	}
 	a, b := out[0], out[1]
-	if a.Kind != Skip || b.Kind != Skip || a.Atomic != NoMark || b.Atomic != NoMark || a.To < 0 || b.To < 0 {
+	if a.Kind != ir.Skip || b.Kind != ir.Skip || a.Atomic != ir.NoMark || b.Atomic != ir.NoMark || a.To < 0 || b.To < 0 {
 		return
 	}
 	ga, gb := a.Guard, b.Guard
 	if ga == nil || gb == nil {
 		return
 	}
-	if gb.Op == OpNot && exprEqual(gb.X, ga) {
+	if gb.Op == ir.OpNot && exprEqual(gb.X, ga) {
 		return ga, a.To, b.To, true
 	}
-	if ga.Op == OpNot && exprEqual(ga.X, gb) {
+	if ga.Op == ir.OpNot && exprEqual(ga.X, gb) {
 		return gb, b.To, a.To, true
 	}
 	return
@@ -1054,7 +926,7 @@ func ifShape(out []*Edge) (c *Expr, then, els int, ok bool) {
 const maxDepth = 64
 
 // ifNode prints a test with guards c and !c as an if or while statement.
-func (pf *procFmt) ifNode(n, stop int, nested bool, c *Expr, then, els int) ([]*stmt, int, continuation) {
+func (pf *procFmt) ifNode(n, stop int, nested bool, c *ir.Expr, then, els int) ([]*stmt, int, continuation) {
 	s := &stmt{kind: kIf, node: n, key: -1, cond: pf.expr(c, exprCtx{nondet: true, decider: true, what: "a branch condition"})}
 	switch {
 	case then == n:
@@ -1100,11 +972,11 @@ func (pf *procFmt) ifNode(n, stop int, nested bool, c *Expr, then, els int) ([]*
 // nested here but follows the if, so that it reaches that end directly.
 func (pf *procFmt) joins(n, els, tx int) bool {
 	for _, s := range pf.stops {
-		if s != tx && pf.pdom.dominates(s, els) && pf.pdom.dominates(tx, s) {
+		if s != tx && pf.pdom.Dominates(s, els) && pf.pdom.Dominates(tx, s) {
 			return false
 		}
 	}
-	if pf.pdom.idom[n] == tx {
+	if pf.pdom.Idom[n] == tx {
 		return true
 	}
 	// Search from els for tx; a long search counts as reaching it.
@@ -1126,14 +998,14 @@ func (pf *procFmt) joins(n, els, tx int) bool {
 	return true
 }
 
-func guardOf(e *Edge) *Expr {
-	if e.Guard != nil && e.Guard.Op == OpConst && e.Guard.Val {
+func guardOf(e *ir.Edge) *ir.Expr {
+	if e.Guard != nil && e.Guard.Op == ir.OpConst && e.Guard.Val {
 		return nil
 	}
 	return e.Guard
 }
 
-func exprEqual(a, b *Expr) bool {
+func exprEqual(a, b *ir.Expr) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
@@ -1143,17 +1015,17 @@ func exprEqual(a, b *Expr) bool {
 // ---- edges ----
 
 // checkEdge rejects edges whose fields do not fit their kind.
-func (pf *procFmt) checkEdge(e *Edge) {
+func (pf *procFmt) checkEdge(e *ir.Edge) {
 	nodes := len(pf.pr.Nodes)
 	switch e.Kind {
-	case Return, EndThread:
+	case ir.Return, ir.EndThread:
 	default:
 		if e.To < 0 || e.To >= nodes {
 			pf.errorf(e.Pos, "%s edge in %s leads to node %d, which does not exist", e.Kind, pf.pr.Name, e.To)
 		}
 	}
 	switch e.Kind {
-	case Call:
+	case ir.Call:
 		if _, ok := pf.procName[e.Callee]; !ok || e.Callee == nil {
 			pf.errorf(e.Pos, "call in %s to a procedure that is not in the program", pf.pr.Name)
 			return
@@ -1164,42 +1036,42 @@ func (pf *procFmt) checkEdge(e *Edge) {
 		if targets(e) > 0 && (len(e.Targets) != e.Callee.Returns || e.Spawn) {
 			pf.errorf(e.Pos, "call of %s assigns %d results; it returns %d", e.Callee.Name, len(e.Targets), e.Callee.Returns)
 		}
-	case Return:
+	case ir.Return:
 		if len(e.Values) > 0 && len(e.Values) != pf.pr.Returns {
 			pf.errorf(e.Pos, "return of %d values in %s, which returns %d", len(e.Values), pf.pr.Name, pf.pr.Returns)
 		}
-	case Acquire, Release, TryAcquire:
+	case ir.Acquire, ir.Release, ir.TryAcquire:
 		if _, ok := pf.lockName[e.Lock]; !ok {
 			pf.errorf(e.Pos, "%s of a lock that is not in the program", e.Kind)
 		}
-		if e.Kind == TryAcquire && len(e.Targets) > 1 {
+		if e.Kind == ir.TryAcquire && len(e.Targets) > 1 {
 			pf.errorf(e.Pos, "tryacquire with %d targets", len(e.Targets))
 		}
-	case Fork:
+	case ir.Fork:
 		if e.ForkTo < 0 || e.ForkTo >= nodes {
 			pf.errorf(e.Pos, "start_thread goto to node %d, which does not exist", e.ForkTo)
 		}
-	case Assign:
+	case ir.Assign:
 		if len(e.Values) != len(e.Targets) || len(e.PassiveValues) != len(e.PassiveTargets) {
 			pf.errorf(e.Pos, "assignment with %d targets and %d values", len(e.Targets)+len(e.PassiveTargets), len(e.Values)+len(e.PassiveValues))
 		}
-		seen := map[*Var]bool{}
+		seen := map[*ir.Var]bool{}
 		for _, v := range e.Targets {
 			if v != nil && seen[v] {
 				pf.errorf(e.Pos, "assignment to %s twice: the front end would read it relationally", v.Name)
 			}
 			seen[v] = true
 		}
-	case Skip, Assert, Havoc, EndThread:
+	case ir.Skip, ir.Assert, ir.Havoc, ir.EndThread:
 	default:
 		pf.errorf(e.Pos, "edge of unknown kind %d", e.Kind)
 	}
-	if e.Kind != Assign && len(e.PassiveTargets) > 0 {
+	if e.Kind != ir.Assign && len(e.PassiveTargets) > 0 {
 		pf.errorf(e.Pos, "broadcast targets on a %s edge", e.Kind)
 	}
 }
 
-func targets(e *Edge) int {
+func targets(e *ir.Edge) int {
 	n := 0
 	for _, v := range e.Targets {
 		if v != nil {
@@ -1211,7 +1083,7 @@ func targets(e *Edge) int {
 
 // edgeCode prints one edge as one statement, or a few when the guard or
 // atomic mark cannot be part of it; the last continues at e.To.
-func (pf *procFmt) edgeCode(e *Edge) []*stmt {
+func (pf *procFmt) edgeCode(e *ir.Edge) []*stmt {
 	if pf.syntax == Moped {
 		if what := mopedMisses(e); what != "" {
 			pf.errorf(e.Pos, "%s edge in %s has %s, which Moped cannot read", e.Kind, pf.pr.Name, what)
@@ -1228,11 +1100,11 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 	carried := false // the statement itself carries the atomic mark
 	blocking := false
 	switch e.Kind {
-	case Skip:
+	case ir.Skip:
 		switch {
-		case e.Atomic == AtomicBegin:
+		case e.Atomic == ir.AtomicBegin:
 			main, carried = simple("atomic_begin"), true
-		case e.Atomic == AtomicEnd:
+		case e.Atomic == ir.AtomicEnd:
 			main, carried = simple("atomic_end"), true
 		case guard != nil:
 			main, guard = simple("assume("+pf.expr(guard, guardCtx)+")"), nil
@@ -1240,10 +1112,10 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 			main = simple("skip")
 			main.skip = true
 		}
-	case Assign:
+	case ir.Assign:
 		main, guard, blocking = pf.assign(e, guard)
 		carried = pf.atomicVar != nil && assignTargets(e) > 0
-	case Havoc:
+	case ir.Havoc:
 		var names []string
 		for _, v := range e.Targets {
 			if v != nil {
@@ -1263,13 +1135,13 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		default:
 			main = simple("dead " + strings.Join(names, ", "))
 		}
-	case Assert:
+	case ir.Assert:
 		if e.Cond == nil {
 			pf.errorf(e.Pos, "assert without a condition")
 			return []*stmt{simple("skip")}
 		}
 		main = simple("assert(" + pf.expr(e.Cond, guardCtx) + ")")
-	case Call:
+	case ir.Call:
 		var b strings.Builder
 		if e.Spawn {
 			b.WriteString("start_thread ")
@@ -1278,27 +1150,27 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		}
 		b.WriteString(pf.procName[e.Callee] + "(" + pf.exprList(e.Args, valCtx) + ")")
 		main = simple(b.String())
-	case Return:
+	case ir.Return:
 		text := "return"
 		if len(e.Values) > 0 {
 			text += " " + pf.exprList(e.Values, valCtx)
 		}
 		main = simple(text)
-		main.ret = guard == nil && e.Atomic == NoMark && len(e.Values) == 0
-	case Acquire:
+		main.ret = guard == nil && e.Atomic == ir.NoMark && len(e.Values) == 0
+	case ir.Acquire:
 		main, blocking = simple("acquire("+pf.lockName[e.Lock]+")"), true
-	case Release:
+	case ir.Release:
 		main = simple("release(" + pf.lockName[e.Lock] + ")")
-	case TryAcquire:
+	case ir.TryAcquire:
 		t := "_"
 		if len(e.Targets) == 1 && e.Targets[0] != nil {
 			t = pf.varName(e.Targets[0], e.Pos)
 		}
 		main = simple(t + " := tryacquire(" + pf.lockName[e.Lock] + ")")
-	case Fork:
+	case ir.Fork:
 		main = &stmt{kind: kFork, node: -1, key: -1, jumps: []int{e.ForkTo}}
 		pf.refs[e.ForkTo] = true
-	case EndThread:
+	case ir.EndThread:
 		main, carried = simple("end_thread"), true // ending the thread ends its atomic section
 	}
 	if main == nil || pf.err != nil {
@@ -1311,28 +1183,28 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 		// The guard becomes a step of its own; another thread could change
 		// what it reads before the step is taken. (atomic_end alone has
 		// no effect another thread could see.)
-		if concurrent && pf.readsShared(guard) && !(e.Kind == Skip && e.Atomic == AtomicEnd) {
+		if concurrent && pf.readsShared(guard) && !(e.Kind == ir.Skip && e.Atomic == ir.AtomicEnd) {
 			pf.errorf(e.Pos, "guarded %s edge in %s: its guard reads shared variables, so it cannot be split from the step in a concurrent program", e.Kind, pf.pr.Name)
 		}
 		code = append(code, simple("assume("+pf.expr(guard, guardCtx)+")"))
 	}
 	mark := e.Atomic
 	if carried {
-		mark = NoMark
+		mark = ir.NoMark
 	}
 	switch mark {
-	case AtomicBegin:
+	case ir.AtomicBegin:
 		if concurrent && blocking {
 			pf.errorf(e.Pos, "%s edge in %s begins an atomic section but can wait for other threads; atomic_begin before it would block them", e.Kind, pf.pr.Name)
 		}
 		code = append(code, simple("atomic_begin"), main)
-	case AtomicEnd:
+	case ir.AtomicEnd:
 		switch {
-		case e.Kind == Call && concurrent:
+		case e.Kind == ir.Call && concurrent:
 			pf.errorf(e.Pos, "call in %s ends an atomic section on entering the callee, which the program text cannot express", pf.pr.Name)
-		case e.Kind == Return && concurrent:
+		case e.Kind == ir.Return && concurrent:
 			pf.errorf(e.Pos, "return in %s ends an atomic section, which the program text cannot express", pf.pr.Name)
-		case e.Kind == Return:
+		case e.Kind == ir.Return:
 			// One thread: atomicity changes nothing; keep the mark nearby.
 			code = append(code, simple("atomic_end"), main)
 		default:
@@ -1353,7 +1225,7 @@ func (pf *procFmt) edgeCode(e *Edge) []*stmt {
 // assign prints an Assign edge, folding the guard into the constrain
 // clause; it returns the guard when it could not be folded and whether
 // the step can be disabled by shared state.
-func (pf *procFmt) assign(e *Edge, guard *Expr) (*stmt, *Expr, bool) {
+func (pf *procFmt) assign(e *ir.Edge, guard *ir.Expr) (*stmt, *ir.Expr, bool) {
 	var names []string
 	var vals []string
 	valCtx := exprCtx{nondet: true, passive: true, list: true, what: "an assigned value"}
@@ -1377,8 +1249,8 @@ func (pf *procFmt) assign(e *Edge, guard *Expr) (*stmt, *Expr, bool) {
 		// Nothing is assigned: 'x is x, so the step is assume(guard & c).
 		if cond != nil {
 			cond = unprime(cond)
-			cond.Walk(func(x *Expr) {
-				if x.Op == OpPassive {
+			cond.Walk(func(x *ir.Expr) {
+				if x.Op == ir.OpPassive {
 					pf.errorf(e.Pos, "constrain without targets reads other threads' copies (x$)")
 				}
 			})
@@ -1403,39 +1275,39 @@ func (pf *procFmt) assign(e *Edge, guard *Expr) (*stmt, *Expr, bool) {
 	return simple(text), nil, c != nil && pf.readsShared(c)
 }
 
-func conj(a, b *Expr) *Expr {
+func conj(a, b *ir.Expr) *ir.Expr {
 	switch {
 	case a == nil:
 		return b
 	case b == nil:
 		return a
 	}
-	return Binary(OpAnd, a, b)
+	return ir.Binary(ir.OpAnd, a, b)
 }
 
 // unprime returns e with every 'x read as x.
-func unprime(e *Expr) *Expr {
+func unprime(e *ir.Expr) *ir.Expr {
 	if e == nil {
 		return nil
 	}
 	c := *e
-	if c.Op == OpPrimed {
-		c.Op = OpVar
+	if c.Op == ir.OpPrimed {
+		c.Op = ir.OpVar
 	}
 	c.X, c.Y = unprime(e.X), unprime(e.Y)
 	return &c
 }
 
 // readsShared reports whether e reads a variable another thread can write.
-func (pf *procFmt) readsShared(e *Expr) bool {
+func (pf *procFmt) readsShared(e *ir.Expr) bool {
 	found := false
-	e.Walk(func(x *Expr) {
-		found = found || x.Op == OpPassive || x.Var != nil && pf.shared[x.Var]
+	e.Walk(func(x *ir.Expr) {
+		found = found || x.Op == ir.OpPassive || x.Var != nil && pf.shared[x.Var]
 	})
 	return found
 }
 
-func (pf *procFmt) targetList(vs []*Var, pos lang.Pos) string {
+func (pf *procFmt) targetList(vs []*ir.Var, pos lang.Pos) string {
 	var names []string
 	for _, v := range vs {
 		if v == nil {
@@ -1459,25 +1331,25 @@ type exprCtx struct {
 	what                  string
 }
 
-var binOps = map[Op]string{OpImplies: "=>", OpOr: "|", OpXor: "^", OpAnd: "&", OpEq: "="}
+var binOps = map[ir.Op]string{ir.OpImplies: "=>", ir.OpOr: "|", ir.OpXor: "^", ir.OpAnd: "&", ir.OpEq: "="}
 
-func (pf *procFmt) expr(e *Expr, ctx exprCtx) string {
+func (pf *procFmt) expr(e *ir.Expr, ctx exprCtx) string {
 	var b strings.Builder
 	if pf.syntax == Moped && e != nil {
 		switch {
-		case ctx.decider && IsNondetDecider(e):
+		case ctx.decider && ir.IsNondetDecider(e):
 			return "*"
-		case ctx.list && e.Op == OpNondet:
+		case ctx.list && e.Op == ir.OpNondet:
 			return "schoose[F, F]"
 		}
 		ctx.nondet = false // nowhere else
-		ctx.choose = ctx.list && e.Op == OpChoose
+		ctx.choose = ctx.list && e.Op == ir.OpChoose
 	}
 	pf.writeExpr(&b, e, false, ctx)
 	return b.String()
 }
 
-func (pf *procFmt) exprList(list []*Expr, ctx exprCtx) string {
+func (pf *procFmt) exprList(list []*ir.Expr, ctx exprCtx) string {
 	var parts []string
 	for _, e := range list {
 		parts = append(parts, pf.expr(e, ctx))
@@ -1486,39 +1358,39 @@ func (pf *procFmt) exprList(list []*Expr, ctx exprCtx) string {
 }
 
 // writeExpr prints e; operand says that a binary e needs parentheses.
-func (pf *procFmt) writeExpr(b *strings.Builder, e *Expr, operand bool, ctx exprCtx) {
+func (pf *procFmt) writeExpr(b *strings.Builder, e *ir.Expr, operand bool, ctx exprCtx) {
 	if e == nil {
 		pf.errorf(lang.Pos{}, "missing expression in %s of %s", ctx.what, pf.pr.Name)
 		return
 	}
 	switch e.Op {
-	case OpConst:
+	case ir.OpConst:
 		if e.Val {
 			b.WriteByte('T')
 		} else {
 			b.WriteByte('F')
 		}
-	case OpNondet:
+	case ir.OpNondet:
 		if !ctx.nondet {
 			pf.errorf(lang.Pos{}, "* (nondeterministic value) in %s of %s", ctx.what, pf.pr.Name)
 		}
 		b.WriteByte('*')
-	case OpVar:
+	case ir.OpVar:
 		b.WriteString(pf.varName(e.Var, lang.Pos{}))
-	case OpPrimed:
+	case ir.OpPrimed:
 		if !ctx.primed {
 			pf.errorf(lang.Pos{}, "'%s (new value) outside constrain, in %s of %s", nameOf(e.Var), ctx.what, pf.pr.Name)
 		}
 		b.WriteString("'" + pf.varName(e.Var, lang.Pos{}))
-	case OpPassive:
+	case ir.OpPassive:
 		name, ok := pf.local[e.Var]
 		if !ctx.passive || !ok {
 			pf.errorf(lang.Pos{}, "%s$ (another thread's copy) in %s of %s", nameOf(e.Var), ctx.what, pf.pr.Name)
 		}
 		b.WriteString(name + "$")
-	case OpNot:
+	case ir.OpNot:
 		b.WriteByte('!')
-		if pf.syntax == Moped && e.X != nil && e.X.Op == OpNot {
+		if pf.syntax == Moped && e.X != nil && e.X.Op == ir.OpNot {
 			// Moped's ! applies to a primary: !(!x), not !!x.
 			b.WriteByte('(')
 			pf.writeExpr(b, e.X, true, ctx)
@@ -1526,7 +1398,7 @@ func (pf *procFmt) writeExpr(b *strings.Builder, e *Expr, operand bool, ctx expr
 			break
 		}
 		pf.writeExpr(b, e.X, true, ctx)
-	case OpChoose:
+	case ir.OpChoose:
 		if pf.syntax == Moped && !ctx.choose {
 			pf.errorf(lang.Pos{}, "schoose inside an expression, in %s of %s, which Moped cannot read", ctx.what, pf.pr.Name)
 		}
@@ -1559,11 +1431,11 @@ func (pf *procFmt) writeExpr(b *strings.Builder, e *Expr, operand bool, ctx expr
 	}
 }
 
-func (pf *procFmt) writeOperand(b *strings.Builder, x *Expr, op Op, ctx exprCtx) {
-	pf.writeExpr(b, x, x == nil || x.Op != op || op != OpAnd && op != OpOr, ctx)
+func (pf *procFmt) writeOperand(b *strings.Builder, x *ir.Expr, op ir.Op, ctx exprCtx) {
+	pf.writeExpr(b, x, x == nil || x.Op != op || op != ir.OpAnd && op != ir.OpOr, ctx)
 }
 
-func nameOf(v *Var) string {
+func nameOf(v *ir.Var) string {
 	if v == nil {
 		return "<nil>"
 	}
@@ -1588,7 +1460,7 @@ func (pf *procFmt) nameLabels(body []*stmt) {
 	for _, t := range pf.p.Targets {
 		used[t] = true
 	}
-	for _, t := range DefaultTargets {
+	for _, t := range ir.DefaultTargets {
 		used[t] = true
 	}
 	count := map[string]int{}
@@ -1627,7 +1499,7 @@ func (pf *procFmt) nameLabels(body []*stmt) {
 // errorLabels are the labels that make nd an error node: its own target
 // label when it has one, else the program's; a label that is not a
 // default target is followed by `error`, for loading without --target.
-func (pf *procFmt) errorLabels(nd *Node) []string {
+func (pf *procFmt) errorLabels(nd *ir.Node) []string {
 	if pf.syntax == Moped {
 		return pf.errLabels // one target, which mopedProgram checked
 	}
