@@ -1,6 +1,3 @@
-// Package driver picks the engine and solver for a check, so that the
-// command line stays thin: it maps options to the explicit checker or to
-// bounded model checking with gini or Z3.
 package driver
 
 import (
