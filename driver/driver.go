@@ -49,7 +49,7 @@ type Options struct {
 	StepsStated bool
 	// Frames unrolls the transition relation frame by frame even where
 	// the program (or its sequentialization) is loop-free and
-	// non-recursive and could be encoded whole (encode.Unwind).
+	// non-recursive and could be encoded whole (encode.Whole).
 	Frames bool
 	// Timeout and MaxMemory (bytes) end a check with an unknown verdict
 	// (0: no limit). A caller that limits more than the check (loading
@@ -106,14 +106,14 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*explicit.Result, err
 	if o.Engine == "explicit" && o.Seq != "auto" {
 		return nil, &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
-	sequential := encode.Sequential(p)
+	sequential := encode.Check(p, encode.KindSequential, o.Explicit.Depth)
 	bounded := o.Explicit.Rounds > 0 || o.Explicit.Switches >= 0
 	concurrentBMC := func() error {
 		if !bounded {
 			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
 		}
 		if o.Seq == "direct" {
-			if err := encode.DirectSupported(p); err != nil {
+			if err := encode.Check(p, encode.KindDirect, o.Explicit.Depth); err != nil {
 				return fmt.Errorf("%v; use --engine explicit", err)
 			}
 			return nil

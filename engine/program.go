@@ -32,7 +32,7 @@ type ProgramOptions struct {
 	// so that the result covers every execution.
 	UntilEnded int
 	// Unwind encodes a loop-free, non-recursive program whole
-	// (encode.Unwind) instead of unrolling its transition relation; other
+	// (encode.Whole) instead of unrolling its transition relation; other
 	// programs are unrolled as usual.
 	Unwind   bool
 	Progress io.Writer
@@ -42,25 +42,8 @@ type ProgramOptions struct {
 	Replay func(steps []explicit.ReplayStep) (*explicit.Trace, error)
 }
 
-// model is an encoded program as the BMC loop needs it.
-type model struct {
-	sys     *ts.System
-	steps   func(values func(i int) []bool, k int) ([]explicit.ReplayStep, error)
-	running ts.Lit
-	// limits are properties that cut executions short (a full stack, no
-	// free thread slot): reaching one makes "no violation" inconclusive.
-	limits []limit
-	// fixed gives per frame node values known on every valid path (nil:
-	// none); ended(k) says that every execution has ended after k steps
-	// (nil: not known).
-	fixed  func(k int) map[int]bool
-	ended  func(k int) bool
-	frames int // call depth as the user asked for it
-	// unwound, when positive, says that frame 0 is the whole program and
-	// its longest execution has this many statements.
-	unwound int
-}
-
+// limit is a property that cuts executions short (encode.Model.Limits)
+// with the words that report it.
 type limit struct {
 	lit  ts.Lit
 	what string
@@ -75,25 +58,17 @@ func CheckProgram(ctx context.Context, p *ir.Program, s solver.Solver, opts Prog
 		depth++
 	}
 	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, depth)
-	if opts.Unwind && exact && encode.Unwindable(p, frames) == nil {
-		u, err := encode.Unwind(ctx, p, frames)
-		if err != nil {
-			return halted(ctx, s, opts, err)
-		}
-		m := &model{sys: u.Sys, steps: u.Steps, running: ts.False, frames: opts.Depth, unwound: max(u.Longest, 1),
-			ended: func(int) bool { return true }}
-		return check(ctx, p, m, s, opts)
+	var m encode.Model
+	var err error
+	if opts.Unwind && exact && encode.Check(p, encode.KindWhole, frames) == nil {
+		m, err = encode.Whole(ctx, p, frames)
+	} else {
+		m, err = encode.Sequential(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	}
-	en, err := encode.EncodeWith(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return halted(ctx, s, opts, err)
 	}
-	reach := en.ControlReach()
-	m := &model{sys: en.Sys, steps: en.Steps, running: en.Running(), fixed: reach.Fixed, ended: reach.Ended, frames: opts.Depth}
-	if !exact {
-		m.limits = append(m.limits, overflow(en.Sys, opts.Depth))
-	}
-	return check(ctx, p, m, s, opts)
+	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
 }
 
 // CheckDirect runs bounded model checking on the direct interleaving
@@ -107,19 +82,11 @@ func CheckDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts Progr
 	var exact bool
 	b.Depth, exact = stackFrames(p, entries, opts.Depth)
 	b.SmallSteps = opts.SmallSteps
-	d, err := encode.EncodeDirect(ctx, p, b)
+	m, err := encode.Direct(ctx, p, b)
 	if err != nil {
 		return halted(ctx, s, opts, err)
 	}
-	m := &model{sys: d.Sys, steps: d.Steps, running: d.Running(), frames: opts.Depth}
-	if n := d.StepBound(); n >= 0 {
-		m.ended = func(k int) bool { return k >= n }
-	}
-	if !exact {
-		m.limits = append(m.limits, overflow(d.Sys, opts.Depth))
-	}
-	m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropThreadBound].Lit, fmt.Sprintf("thread bound reached (%d threads)", b.MaxThreads)})
-	return check(ctx, p, m, s, opts)
+	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, b.MaxThreads), s, opts)
 }
 
 // halted is the result of a check whose encoding err ended: unknown when
@@ -158,29 +125,41 @@ func stackFrames(p *ir.Program, entries []*ir.Proc, depth int) (frames int, exac
 	return deepest, true
 }
 
-// overflow is the limit that a call found every one of depth frames in use.
-func overflow(sys *ts.System, depth int) limit {
-	return limit{sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", depth)}
+// wordLimits words m's limits for a call depth and a thread bound. With an
+// exact stack (stackFrames) no call finds it full.
+func wordLimits(m encode.Model, exact bool, depth, threads int) []limit {
+	var out []limit
+	for _, i := range m.Limits() {
+		bad := m.System().Bad[i].Lit
+		switch {
+		case i == encode.PropOverflow && !exact:
+			out = append(out, limit{bad, fmt.Sprintf("depth bound reached (call depth %d)", depth)})
+		case i == encode.PropThreadBound:
+			out = append(out, limit{bad, fmt.Sprintf("thread bound reached (%d threads)", threads)})
+		}
+	}
+	return out
 }
 
 // check is the BMC loop: one query per bound for a violation or a limit
 // not yet seen; once a limit has been seen, violations are searched alone.
-func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
+func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s solver.Solver, opts ProgramOptions) (*explicit.Result, error) {
 	start := time.Now()
-	b := NewBMC(m.sys, s)
-	b.U.Fixed = m.fixed
+	sys, unwound := m.System(), m.Longest()
+	b := NewBMC(sys, s)
+	b.U.Fixed = m.Fixed
 	res := &explicit.Result{
 		Engine: "bmc+" + s.Name(),
-		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, m.frames),
+		Bounds: fmt.Sprintf("%d steps, call depth %d", opts.MaxSteps, opts.Depth),
 	}
 	defer func() { res.Elapsed = time.Since(start) }()
 	stats := func(k int) string {
-		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
+		return fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", k, len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
 	}
-	bad := m.sys.Bad[encode.PropViolation].Lit
+	bad := sys.Bad[encode.PropViolation].Lit
 	counterexample := func(k int) (*explicit.Result, error) {
 		w := b.Witness(k)
-		steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
+		steps, err := m.Steps(func(i int) []bool { return w.Values(sys, i) }, k)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: %v", err)
 		}
@@ -197,21 +176,19 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 			return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
 		}
 		res.Verdict, res.Trace, res.Bound, res.Stats = explicit.Unsafe, tr, k, stats(k)
-		if m.unwound > 0 {
+		if unwound > 0 {
 			res.Bound = len(steps)
 		}
-		res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, m.frames)
+		res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, opts.Depth)
 		return res, nil
 	}
-	if m.ended != nil {
-		for k := opts.MaxSteps + 1; k <= opts.UntilEnded; k++ {
-			if m.ended(k) {
-				opts.MaxSteps = k
-				break
-			}
+	for k := opts.MaxSteps + 1; k <= opts.UntilEnded; k++ {
+		if m.Ended(k) {
+			opts.MaxSteps = k
+			break
 		}
 	}
-	seen := make([]bool, len(m.limits))
+	seen := make([]bool, len(limits))
 	ended := false
 	for k := 0; k <= opts.MaxSteps; k++ {
 		res.Stats, res.Bound = stats(k), k
@@ -221,13 +198,13 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 			return res, nil
 		}
 		target := b.U.At(bad, k)
-		for i, l := range m.limits {
+		for i, l := range limits {
 			if !seen[i] {
 				target = solver.Or(s, target, b.U.At(l.lit, k))
 			}
 		}
 		var st solver.Status
-		if m.unwound > 0 && len(m.limits) == 0 {
+		if unwound > 0 && len(limits) == 0 {
 			// The one query there is: asserted rather than assumed, so
 			// that the solver may simplify with it (Z3 then uses its
 			// preprocessing SAT strategy instead of the incremental core).
@@ -239,7 +216,7 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		for st == solver.Sat && !s.Value(b.U.At(bad, k)) {
 			// A limit, not a violation: note it and ask again without it.
 			target = b.U.At(bad, k)
-			for i, l := range m.limits {
+			for i, l := range limits {
 				if seen[i] = seen[i] || s.Value(b.U.At(l.lit, k)); !seen[i] {
 					target = solver.Or(s, target, b.U.At(l.lit, k))
 				}
@@ -258,19 +235,19 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 		case solver.Sat:
 			return counterexample(k)
 		}
-		if m.ended != nil && m.ended(k) {
+		if m.Ended(k) {
 			ended = true
 			break
 		}
 	}
-	for i, l := range m.limits {
+	for i, l := range limits {
 		if seen[i] {
 			res.Limits = append(res.Limits, l.what)
 		}
 	}
 	// Does any execution run longer than the bound?
 	if !ended {
-		switch _, st := b.Search(ctx, m.running, opts.MaxSteps, opts.MaxSteps); st {
+		switch _, st := b.Search(ctx, m.Running(), opts.MaxSteps, opts.MaxSteps); st {
 		case solver.Unsat:
 			ended = true
 		case solver.Unknown:
@@ -281,10 +258,10 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts P
 	}
 	switch {
 	case ended:
-		if m.unwound > 0 {
-			res.Bound = m.unwound
+		if unwound > 0 {
+			res.Bound = unwound
 		}
-		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, m.frames)
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, opts.Depth)
 	case opts.StepsStated:
 		res.StepsCut = true
 	default:

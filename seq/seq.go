@@ -31,7 +31,7 @@
 // end in the same shared state), or the end of its contexts. So a thread
 // switches at most once at a point, every way through costs one step, and
 // loop-free threads give a loop-free sequential program, whose every
-// execution the unrolling can cover (encode.ControlReach).
+// execution the unrolling can cover (encode.Model.Ended).
 package seq
 
 import (
@@ -99,14 +99,10 @@ type origin struct {
 
 // Supported says why p cannot be sequentialized, or nil.
 func Supported(p *ir.Program) error {
-	n := 0
-	for _, t := range p.Threads {
-		if t.Unbounded {
-			return fmt.Errorf("thread %s has unboundedly many instances", t.Proc.Name)
-		}
-		n += t.Count
-	}
-	if n == 0 {
+	switch n, err := p.Instances(); {
+	case err != nil:
+		return err
+	case n == 0:
 		return fmt.Errorf("the program has no threads")
 	}
 	for _, e := range p.Edges {
