@@ -35,7 +35,7 @@ type BMCOptions struct {
 	// so that the result covers every execution.
 	UntilEnded int
 	// Unwind encodes a loop-free, non-recursive program whole
-	// (encode.Unwind) instead of unrolling its transition relation; other
+	// (encode.Whole) instead of unrolling its transition relation; other
 	// programs are unrolled as usual.
 	Unwind   bool
 	Progress io.Writer
@@ -45,25 +45,8 @@ type BMCOptions struct {
 	Replay func(steps []result.ReplayStep) (*result.Trace, error)
 }
 
-// model is an encoded program as the BMC loop needs it.
-type model struct {
-	sys     *ts.System
-	steps   func(values func(i int) []bool, k int) ([]result.ReplayStep, error)
-	running ts.Lit
-	// limits are properties that cut executions short (a full stack, no
-	// free thread slot): reaching one makes "no violation" inconclusive.
-	limits []limit
-	// fixed gives per frame node values known on every valid path (nil:
-	// none); ended(k) says that every execution has ended after k steps
-	// (nil: not known).
-	fixed  func(k int) map[int]bool
-	ended  func(k int) bool
-	frames int // call depth as the user asked for it
-	// unwound, when positive, says that frame 0 is the whole program and
-	// its longest execution has this many statements.
-	unwound int
-}
-
+// limit is a property that cuts executions short (encode.Model.Limits)
+// with the words that report it.
 type limit struct {
 	lit  ts.Lit
 	what string
@@ -78,25 +61,17 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 		depth++
 	}
 	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, depth)
-	if opts.Unwind && exact && encode.Unwindable(p, frames) == nil {
-		u, err := encode.Unwind(ctx, p, frames)
-		if err != nil {
-			return halted(ctx, s, opts, err)
-		}
-		m := &model{sys: u.Sys, steps: u.Steps, running: ts.False, frames: opts.Depth, unwound: max(u.Longest, 1),
-			ended: func(int) bool { return true }}
-		return check(ctx, p, m, s, opts)
+	var m encode.Model
+	var err error
+	if opts.Unwind && exact && encode.Supported(p, encode.KindWhole, frames) == nil {
+		m, err = encode.Whole(ctx, p, frames)
+	} else {
+		m, err = encode.Sequential(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	}
-	en, err := encode.EncodeWith(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
 	if err != nil {
 		return halted(ctx, s, opts, err)
 	}
-	reach := en.ControlReach()
-	m := &model{sys: en.Sys, steps: en.Steps, running: en.Running(), fixed: reach.Fixed, ended: reach.Ended, frames: opts.Depth}
-	if !exact {
-		m.limits = append(m.limits, overflow(en.Sys, opts.Depth))
-	}
-	return check(ctx, p, m, s, opts)
+	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
 }
 
 // BMCDirect runs bounded model checking on the direct interleaving
@@ -110,19 +85,11 @@ func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOpti
 	var exact bool
 	b.Depth, exact = stackFrames(p, entries, opts.Depth)
 	b.SmallSteps = opts.SmallSteps
-	d, err := encode.EncodeDirect(ctx, p, b)
+	m, err := encode.Direct(ctx, p, b)
 	if err != nil {
 		return halted(ctx, s, opts, err)
 	}
-	m := &model{sys: d.Sys, steps: d.Steps, running: d.Running(), frames: opts.Depth}
-	if n := d.StepBound(); n >= 0 {
-		m.ended = func(k int) bool { return k >= n }
-	}
-	if !exact {
-		m.limits = append(m.limits, overflow(d.Sys, opts.Depth))
-	}
-	m.limits = append(m.limits, limit{d.Sys.Bad[encode.PropThreadBound].Lit, fmt.Sprintf("thread bound reached (%d threads)", b.MaxThreads)})
-	return check(ctx, p, m, s, opts)
+	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, b.MaxThreads), s, opts)
 }
 
 // halted is the result of a check whose encoding err ended: unknown when
@@ -161,29 +128,41 @@ func stackFrames(p *ir.Program, entries []*ir.Proc, depth int) (frames int, exac
 	return deepest, true
 }
 
-// overflow is the limit that a call found every one of depth frames in use.
-func overflow(sys *ts.System, depth int) limit {
-	return limit{sys.Bad[encode.PropOverflow].Lit, fmt.Sprintf("depth bound reached (call depth %d)", depth)}
+// wordLimits words m's limits for a call depth and a thread bound. With an
+// exact stack (stackFrames) no call finds it full.
+func wordLimits(m encode.Model, exact bool, depth, threads int) []limit {
+	var out []limit
+	for _, i := range m.Limits() {
+		bad := m.System().Bad[i].Lit
+		switch {
+		case i == encode.PropOverflow && !exact:
+			out = append(out, limit{bad, fmt.Sprintf("depth bound reached (call depth %d)", depth)})
+		case i == encode.PropThreadBound:
+			out = append(out, limit{bad, fmt.Sprintf("thread bound reached (%d threads)", threads)})
+		}
+	}
+	return out
 }
 
 // check runs BMC (engine.Check) on the encoded program m and words the
 // outcome: a witness is read back as steps of p and replayed before it
 // is returned; a search that a limit or the step bound cut short is
 // unknown unless the user stated the bound.
-func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts BMCOptions) (*result.Result, error) {
+func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s solver.Solver, opts BMCOptions) (*result.Result, error) {
 	start := time.Now()
+	sys := m.System()
 	res := &result.Result{Engine: "bmc+" + s.Name()}
 	defer func() { res.Elapsed = time.Since(start) }()
-	task := engine.Task{Target: m.sys.Bad[encode.PropViolation].Lit, Running: m.running, MaxSteps: opts.MaxSteps,
-		UntilEnded: opts.UntilEnded, Ended: m.ended, Fixed: m.fixed, Whole: m.unwound > 0, Progress: opts.Progress}
-	for _, l := range m.limits {
+	task := engine.Task{Target: sys.Bad[encode.PropViolation].Lit, Running: m.Running(), MaxSteps: opts.MaxSteps,
+		UntilEnded: opts.UntilEnded, Ended: m.Ended, Fixed: m.Fixed, Whole: m.Longest() > 0, Progress: opts.Progress}
+	for _, l := range limits {
 		task.Limits = append(task.Limits, l.lit)
 	}
-	out := engine.Check(ctx, m.sys, s, task)
+	out := engine.Check(ctx, sys, s, task)
 	res.Bound = out.Bound
-	res.Stats = fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", out.Bound, len(m.sys.Latches()), len(m.sys.Inputs()), m.sys.NumVars())
-	res.Bounds = fmt.Sprintf("%d steps, call depth %d", out.Bound, m.frames)
-	for i, l := range m.limits {
+	res.Stats = fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", out.Bound, len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
+	res.Bounds = fmt.Sprintf("%d steps, call depth %d", out.Bound, opts.Depth)
+	for i, l := range limits {
 		if out.Seen[i] {
 			res.Limits = append(res.Limits, l.what)
 		}
@@ -198,10 +177,10 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts B
 	}
 	switch {
 	case out.Ended:
-		if m.unwound > 0 {
-			res.Bound = m.unwound
+		if n := m.Longest(); n > 0 {
+			res.Bound = n
 		}
-		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, m.frames)
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, opts.Depth)
 	case opts.StepsStated:
 		res.StepsCut = true
 	default:
@@ -218,9 +197,9 @@ func check(ctx context.Context, p *ir.Program, m *model, s solver.Solver, opts B
 
 // counterexample reads the witness of out back as steps of p, has them
 // replayed (opts.Replay, or on p itself) and completes res with the trace.
-func counterexample(p *ir.Program, m *model, out *engine.Outcome, res *result.Result, opts BMCOptions) (*result.Result, error) {
+func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *result.Result, opts BMCOptions) (*result.Result, error) {
 	k, w := out.Bound, out.Witness
-	steps, err := m.steps(func(i int) []bool { return w.Values(m.sys, i) }, k)
+	steps, err := m.Steps(func(i int) []bool { return w.Values(m.System(), i) }, k)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: %v", err)
 	}
@@ -237,10 +216,10 @@ func counterexample(p *ir.Program, m *model, out *engine.Outcome, res *result.Re
 		return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
 	}
 	res.Verdict, res.Trace = result.Unsafe, tr
-	if m.unwound > 0 {
+	if m.Longest() > 0 {
 		res.Bound = len(steps)
 	}
-	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, m.frames)
+	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, opts.Depth)
 	return res, nil
 }
 

@@ -46,7 +46,7 @@ type Options struct {
 	StepsStated bool
 	// Frames unrolls the transition relation frame by frame even where
 	// the program (or its sequentialization) is loop-free and
-	// non-recursive and could be encoded whole (encode.Unwind).
+	// non-recursive and could be encoded whole (encode.Whole).
 	Frames bool
 	// Timeout and MaxMemory (bytes) end a check with an unknown verdict
 	// (0: no limit). A caller that limits more than the check (loading
@@ -132,14 +132,14 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	if o.Engine == "explicit" && o.Seq != "auto" {
 		return nil, &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
-	sequential := encode.Sequential(p)
+	sequential := encode.Supported(p, encode.KindSequential, o.Bounds.Depth)
 	bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0
 	concurrentBMC := func() error {
 		if !bounded {
 			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
 		}
 		if o.Seq == "direct" {
-			if err := encode.DirectSupported(p); err != nil {
+			if err := encode.Supported(p, encode.KindDirect, o.Bounds.Depth); err != nil {
 				return fmt.Errorf("%v; use --engine explicit", err)
 			}
 			return nil

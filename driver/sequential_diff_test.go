@@ -84,7 +84,7 @@ func TestDifferentialSequential(t *testing.T) {
 
 // TestDifferentialUnwound checks random loop-free, non-recursive
 // sequential programs (calls, nondeterminism, assume/assert, constrain,
-// enforce, multiple returns, locks) encoded whole (encode.Unwind) against
+// enforce, multiple returns, locks) encoded whole (encode.Whole) against
 // the explicit checker on every solver: the unwound formula covers every
 // execution, so the verdicts must be equal.
 func TestDifferentialUnwound(t *testing.T) {

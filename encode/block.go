@@ -23,15 +23,6 @@ type env struct {
 	feas   ts.Lit // the step so far can be taken
 }
 
-func (en *Encoding) frameEnv(p *ir.Proc) *env {
-	v := &env{sys: en.Sys, pool: &en.Pool, proc: p, feas: ts.True,
-		globals: append([]ts.Lit(nil), en.Globals...),
-		locals:  append([]ts.Lit(nil), en.Locals[0][:len(p.Locals)]...),
-		locks:   append([]ts.Lit(nil), en.Locks...),
-	}
-	return v
-}
-
 func (v *env) clone() *env {
 	c := *v
 	c.globals = append([]ts.Lit(nil), v.globals...)
@@ -131,12 +122,17 @@ func (v *env) enforce(p *ir.Proc) {
 	}
 }
 
-// callArgs assumes the guard of call (or spawn) edge e and evaluates its
-// arguments.
-func (v *env) callArgs(e *ir.Edge) []ts.Lit {
+// guard assumes e's guard.
+func (v *env) guard(e *ir.Edge) {
 	if e.Guard != nil {
 		v.assume(v.eval(e.Guard, nil, nil))
 	}
+}
+
+// callArgs assumes the guard of call (or spawn) edge e and evaluates its
+// arguments.
+func (v *env) callArgs(e *ir.Edge) []ts.Lit {
+	v.guard(e)
 	args := make([]ts.Lit, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = v.eval(a, nil, nil)
@@ -168,9 +164,7 @@ func (v *env) mark(e *ir.Edge) {
 func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
 	s := v.sys
 	bad = ts.False
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
+	v.guard(e)
 	switch e.Kind {
 	case ir.Skip:
 	case ir.Assert:
@@ -217,47 +211,9 @@ func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
 	return bad
 }
 
-// Recorder receives the symbolic state after each edge of a replayed
+// recorder receives the symbolic state after each edge of a replayed
 // block; the witness builder evaluates it under a model.
-type Recorder func(e *ir.Edge, globals, locals, locks []ts.Lit)
-
-// runPath executes the straight-line part of b from the frame-0 values,
-// adding its violations under sel.
-//
-// The step starts by assuming the running function's enforce clause on
-// those values. Every step ends by assuming the clause of the frame it
-// leaves on top (after each edge, on entering a callee, on returning to a
-// caller, when main starts), so after the first step this adds nothing;
-// in the initial state it is the explicit interpreter's rule that the
-// initial frame (init's, or main's without init) satisfies its clause.
-// With it, neither a violation nor a step is possible from an initial
-// state that breaks the clause.
-func (en *Encoding) runPath(b *Block, sel ts.Lit, rec Recorder) *env {
-	v := en.frameEnv(b.Proc)
-	v.enforce(b.Proc)
-	if b.Proc.Nodes[b.Head].Error {
-		en.addBad(sel, v.feas)
-	}
-	en.execPath(b, v, sel, rec)
-	return v
-}
-
-// execPath executes b's straight-line edges on v (atomic marks included,
-// which only the direct encoding reads), adding their violations (a
-// failing step, an error label reached) under sel.
-func (c *conditions) execPath(b *Block, v *env, sel ts.Lit, rec Recorder) {
-	for _, e := range b.Path {
-		bad := v.exec(e)
-		v.mark(e)
-		if rec != nil {
-			rec(e, v.globals, v.locals, v.locks)
-		}
-		if b.Proc.Nodes[e.To].Error {
-			bad = c.sys.Or(bad, v.feas)
-		}
-		c.addBad(sel, bad)
-	}
-}
+type recorder func(e *ir.Edge, globals, locals, locks []ts.Lit)
 
 // conditions collect the conditions of the properties and of the
 // constraint while a system is built; once it is sealed, blocks are only
@@ -288,77 +244,6 @@ func (c *conditions) addValid(l ts.Lit) {
 	}
 }
 
-// encodeBlock adds the steps that start at b's head.
-func (en *Encoding) encodeBlock(b *Block) {
-	s := en.Sys
-	sel := en.pcIs(0, b.PC)
-	base := en.runPath(b, sel, nil)
-	if b.InitAt {
-		top := en.stackEmpty()
-		en.startMain(base.clone(), s.And(sel, top))
-		sel = s.And(sel, top.Not())
-	}
-	for i, e := range b.Last.Out {
-		en.alternative(b, base.clone(), s.And(sel, en.choiceIs(i)), e, nil)
-	}
-}
-
-// alternative encodes the step that ends with edge e of b's last node,
-// selected by sel, from the state v after the straight-line part.
-func (en *Encoding) alternative(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
-	s := en.Sys
-	switch e.Kind {
-	case ir.Call:
-		en.call(v, sel, e, rec)
-	case ir.Return:
-		en.ret(b, v, sel, e, rec)
-	case ir.EndThread:
-		if e.Guard != nil {
-			v.assume(v.eval(e.Guard, nil, nil))
-		}
-		en.addValid(s.And(sel, v.feas))
-		en.setPC(0, sel, PCDone)
-	default:
-		en.addBad(sel, v.exec(e))
-		if rec != nil {
-			rec(e, v.globals, v.locals, v.locks)
-		}
-		to, ok := en.headPC[[2]int{b.Proc.Index, e.To}]
-		if !ok {
-			panic("encode: a block ends at a node that is not a head")
-		}
-		en.addValid(s.And(sel, v.feas))
-		en.setPC(0, sel, to)
-		en.setFrame(sel, v.globals, v.locals, v.locks)
-	}
-}
-
-// setPC sets frame d's program counter to the constant pc under sel.
-func (en *Encoding) setPC(d int, sel ts.Lit, pc int) {
-	for i, l := range en.pcConst(pc) {
-		en.set(en.PC[d][i], sel, l)
-	}
-}
-
-// setFrame sets the globals, locks and frame-0 locals under sel.
-func (en *Encoding) setFrame(sel ts.Lit, globals, locals, locks []ts.Lit) {
-	for i, l := range globals {
-		if l != en.Globals[i] {
-			en.set(en.Globals[i], sel, l)
-		}
-	}
-	for i, l := range locks {
-		if l != en.Locks[i] {
-			en.set(en.Locks[i], sel, l)
-		}
-	}
-	for k, l := range locals {
-		if l != en.Locals[0][k] {
-			en.set(en.Locals[0][k], sel, l)
-		}
-	}
-}
-
 // newLocals are the locals of a frame entering p: the arguments, then
 // each local's initial value (arbitrary unless declared with one).
 func (v *env) newLocals(p *ir.Proc, args []ts.Lit) []ts.Lit {
@@ -378,130 +263,16 @@ func (v *env) newLocals(p *ir.Proc, args []ts.Lit) []ts.Lit {
 	return out
 }
 
-func (en *Encoding) call(v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
-	s := en.Sys
-	args := v.callArgs(e)
-	full := en.pcIs(en.Depth-1, PCEmpty).Not()
-	en.addOvf(s.And(sel, s.And(v.feas, full)))
-	v.assume(full.Not())
-	caller := v.locals
-	callee := v.enter(e.Callee, v.newLocals(e.Callee, args))
-	callee.enforce(e.Callee)
-	if rec != nil {
-		rec(e, callee.globals, callee.locals, callee.locks)
-	}
-	en.addValid(s.And(sel, callee.feas))
-	// Shift the stack down: frame d+1 gets frame d.
-	for d := en.Depth - 1; d >= 2; d-- {
-		for i := range en.PC[d] {
-			en.set(en.PC[d][i], sel, en.PC[d-1][i])
-		}
-		for k := range en.Locals[d] {
-			en.set(en.Locals[d][k], sel, en.Locals[d-1][k])
-		}
-	}
-	if en.Depth >= 2 {
-		en.setPC(1, sel, en.retPC[e.ID])
-		for k := range en.Locals[1] {
-			val := en.Locals[0][k]
-			if k < len(caller) {
-				val = caller[k]
-			}
-			en.set(en.Locals[1][k], sel, val)
-		}
-	}
-	en.setPC(0, sel, en.headPC[[2]int{e.Callee.Index, e.Callee.Entry}])
-	locals := append([]ts.Lit(nil), en.Locals[0]...)
-	copy(locals, callee.locals)
-	en.setFrame(sel, callee.globals, locals, callee.locks)
-}
-
-func (en *Encoding) ret(b *Block, v *env, sel ts.Lit, e *ir.Edge, rec Recorder) {
-	s := en.Sys
-	if e.Guard != nil {
-		v.assume(v.eval(e.Guard, nil, nil))
-	}
-	vals := make([]ts.Lit, b.Proc.Returns)
+// results are the values that return edge e gives its caller; a return
+// without values returns arbitrary ones.
+func (v *env) results(e *ir.Edge) []ts.Lit {
+	vals := make([]ts.Lit, e.Proc.Returns)
 	for i := range vals {
 		if i < len(e.Values) {
 			vals[i] = v.eval(e.Values[i], nil, nil)
 		} else {
-			vals[i] = v.fresh() // a return without values returns arbitrary ones
+			vals[i] = v.fresh()
 		}
 	}
-	if rec != nil {
-		rec(e, v.globals, v.locals, v.locks)
-	}
-	// The thread's entry frame returns: the program ends (or init ends
-	// and main starts).
-	top := s.And(sel, en.stackEmpty())
-	if b.Proc == en.Prog.Init {
-		en.startMain(v.clone(), top)
-	} else {
-		en.addValid(s.And(top, v.feas))
-		en.setPC(0, top, PCDone)
-		en.setFrame(top, v.globals, nil, v.locks)
-	}
-	// Otherwise return to the caller whose return site frame 1 holds.
-	for _, call := range en.Prog.Edges {
-		if call.Kind != ir.Call || call.Callee != b.Proc || en.Depth < 2 {
-			continue
-		}
-		selR := s.And(sel, en.pcIs(1, en.retPC[call.ID]))
-		r := v.enter(call.Proc, append([]ts.Lit(nil), en.Locals[1][:len(call.Proc.Locals)]...))
-		r.globals = append([]ts.Lit(nil), v.globals...)
-		for i, t := range call.Targets {
-			if t != nil {
-				r.write(t, vals[i])
-			}
-		}
-		r.enforce(call.Proc)
-		en.addValid(s.And(selR, r.feas))
-		shiftUp(en.PC, en.Locals, selR, en.set)
-		en.setPC(0, selR, en.headPC[[2]int{call.Proc.Index, call.To}])
-		locals := append([]ts.Lit(nil), en.Locals[1]...)
-		copy(locals, r.locals)
-		en.setFrame(selR, r.globals, locals, r.locks)
-	}
-}
-
-// shiftUp moves the stack up under sel, as a return does: frame f gets
-// frame f+1's program counter and locals for f >= 1, and the last frame
-// becomes empty (frame 0 is written by the caller).
-func shiftUp(pc, locals [][]ts.Lit, sel ts.Lit, set func(l, sel, val ts.Lit)) {
-	depth := len(pc)
-	for f := 1; f < depth; f++ {
-		for i := range pc[f] {
-			val := ts.False // PCEmpty
-			if f+1 < depth {
-				val = pc[f+1][i]
-			}
-			set(pc[f][i], sel, val)
-		}
-		if f+1 < depth {
-			for k := range locals[f] {
-				set(locals[f][k], sel, locals[f+1][k])
-			}
-		}
-	}
-}
-
-// stackEmpty is the condition that frame 0 is the only frame in use.
-func (en *Encoding) stackEmpty() ts.Lit {
-	if en.Depth < 2 {
-		return ts.True
-	}
-	return en.pcIs(1, PCEmpty)
-}
-
-// startMain replaces the finished init by main's entry frame under sel.
-func (en *Encoding) startMain(v *env, sel ts.Lit) {
-	m := en.Main
-	start := v.enter(m, v.newLocals(m, nil))
-	start.enforce(m)
-	en.addValid(en.Sys.And(sel, start.feas))
-	en.setPC(0, sel, en.headPC[[2]int{m.Index, m.Entry}])
-	locals := append([]ts.Lit(nil), en.Locals[0]...)
-	copy(locals, start.locals)
-	en.setFrame(sel, start.globals, locals, start.locks)
+	return vals
 }

@@ -29,21 +29,21 @@ type bmcOutcome struct {
 // violation must replay on the explicit interpreter.
 func checkDirect(t *testing.T, p *ir.Program, o encode.DirectOptions, bound int) bmcOutcome {
 	t.Helper()
-	d, err := encode.EncodeDirect(context.Background(), p, o)
+	d, err := encode.Direct(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := sat.New()
 	defer s.Close()
-	b := engine.NewBMC(d.Sys, s)
-	bad := d.Sys.Bad[encode.PropViolation].Lit
+	b := engine.NewBMC(d.System(), s)
+	bad := d.System().Bad[encode.PropViolation].Lit
 	for k := 0; k <= bound; k++ {
 		switch b.Query(context.Background(), k, b.U.At(bad, k)) {
 		case solver.Unknown:
 			t.Fatalf("solver gave up at bound %d", k)
 		case solver.Sat:
 			w := b.Witness(k)
-			steps, err := d.Steps(func(i int) []bool { return w.Values(d.Sys, i) }, k)
+			steps, err := d.Steps(func(i int) []bool { return w.Values(d.System(), i) }, k)
 			if err != nil {
 				t.Fatalf("bound %d: %v", k, err)
 			}
@@ -380,13 +380,13 @@ void main() begin start_thread w(); start_thread w(); assert(!g); end`)
 		max         int
 		hit, unsafe bool
 	}{{1, true, false}, {2, true, false}, {3, false, true}} {
-		d, err := encode.EncodeDirect(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1, MaxThreads: c.max})
+		d, err := encode.Direct(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1, MaxThreads: c.max})
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := sat.New()
-		b := engine.NewBMC(d.Sys, s)
-		_, hit := b.Search(context.Background(), d.Sys.Bad[encode.PropThreadBound].Lit, 0, 6)
+		b := engine.NewBMC(d.System(), s)
+		_, hit := b.Search(context.Background(), d.System().Bad[encode.PropThreadBound].Lit, 0, 6)
 		s.Close()
 		res := checkDirect(t, p, encode.DirectOptions{Depth: 2, Switches: -1, MaxThreads: c.max}, 8)
 		if (hit == solver.Sat) != c.hit || res.unsafe != c.unsafe {
@@ -418,7 +418,7 @@ func TestDirectUnsupported(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := encode.EncodeDirect(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1}); err == nil {
+		if _, err := encode.Direct(context.Background(), p, encode.DirectOptions{Depth: 2, Switches: -1}); err == nil {
 			t.Errorf("accepted %q", c.src)
 		} else if !strings.Contains(err.Error(), "does not support") {
 			t.Errorf("%q: unclear error %v", c.src, err)
@@ -426,7 +426,7 @@ func TestDirectUnsupported(t *testing.T) {
 	}
 	p := load(t, "ok.bpl", `thread void a() begin skip; end`)
 	for _, o := range []encode.DirectOptions{{Depth: 0, Switches: -1}, {Depth: 2, Rounds: 1, Switches: 1}, {Depth: 2, Rounds: -1}} {
-		if _, err := encode.EncodeDirect(context.Background(), p, o); err == nil {
+		if _, err := encode.Direct(context.Background(), p, o); err == nil {
 			t.Errorf("accepted options %+v", o)
 		}
 	}

@@ -30,12 +30,12 @@ void main() begin
   b := a;
   L: a := !a; goto L;
 end`)
-	en, err := Encode(context.Background(), p, 4)
+	en, err := newSequential(context.Background(), p, Options{Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	byHead := map[string]*Block{}
-	for _, b := range en.blocks {
+	byHead := map[string]*block{}
+	for _, b := range en.lay.blocks {
 		byHead[b.Proc.Name+":"+b.Proc.Nodes[b.Head].Stmt] = b
 	}
 	cases := []struct {
@@ -61,21 +61,21 @@ end`)
 			t.Errorf("%s: path %d, last %q with %d edges; want %d, %q, %d", c.head, len(b.Path), b.Last.Stmt, len(b.Last.Out), c.path, c.last, c.nOuts)
 		}
 	}
-	small, err := EncodeWith(context.Background(), p, Options{Depth: 4, SmallSteps: true})
+	small, err := newSequential(context.Background(), p, Options{Depth: 4, SmallSteps: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range small.blocks {
+	for _, b := range small.lay.blocks {
 		if len(b.Path) != 0 {
 			t.Errorf("small steps: block at %q has %d straight-line edges", b.Proc.Nodes[b.Head].Stmt, len(b.Path))
 		}
 	}
-	if len(small.blocks) <= len(en.blocks) {
-		t.Errorf("small steps: %d blocks, large: %d", len(small.blocks), len(en.blocks))
+	if len(small.lay.blocks) <= len(en.lay.blocks) {
+		t.Errorf("small steps: %d blocks, large: %d", len(small.lay.blocks), len(en.lay.blocks))
 	}
 }
 
-func keys(m map[string]*Block) []string {
+func keys(m map[string]*block) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
@@ -89,15 +89,15 @@ func TestRejectsConcurrentPrograms(t *testing.T) {
 		`void t() begin skip; end void main() begin start_thread t(); end`,
 		`void main() begin start_thread goto L; L: skip; end`,
 	} {
-		if _, err := Encode(context.Background(), load(t, src), 4); err == nil {
+		if _, err := Sequential(context.Background(), load(t, src), Options{Depth: 4}); err == nil {
 			t.Errorf("accepted %q", src)
 		}
 	}
-	if _, err := Encode(context.Background(), load(t, `void main() begin skip; end`), 0); err == nil {
+	if _, err := Sequential(context.Background(), load(t, `void main() begin skip; end`), Options{Depth: 0}); err == nil {
 		t.Error("accepted depth 0")
 	}
 	// Depth 1: every call overflows; the encoding must still be built.
-	if _, err := Encode(context.Background(), load(t, `void f() begin skip; end void main() begin f(); end`), 1); err != nil {
+	if _, err := Sequential(context.Background(), load(t, `void f() begin skip; end void main() begin f(); end`), Options{Depth: 1}); err != nil {
 		t.Error(err)
 	}
 }
@@ -108,9 +108,9 @@ func TestRejectsConcurrentPrograms(t *testing.T) {
 // does, Safe otherwise. A step is taken only where the constraints hold,
 // as in BMC, where the violation at bound k needs the constraints at the
 // frames before k only.
-func systemVerdict(t *testing.T, en *Encoding, maxStates int) result.Verdict {
+func systemVerdict(t *testing.T, en Model, maxStates int) result.Verdict {
 	t.Helper()
-	s := en.Sys
+	s := en.System()
 	latches, inputs := s.Latches(), s.Inputs()
 	if len(inputs) > 12 {
 		t.Fatalf("%d inputs: too many to enumerate", len(inputs))
@@ -242,7 +242,7 @@ func TestEnforceAgreesWithExplicit(t *testing.T) {
 				t.Fatalf("explicit: %s %v, want %s", ref.Verdict, ref.Limits, c.want)
 			}
 			for _, small := range []bool{false, true} {
-				en, err := EncodeWith(context.Background(), p, Options{Depth: depth, SmallSteps: small})
+				en, err := Sequential(context.Background(), p, Options{Depth: depth, SmallSteps: small})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -3,7 +3,6 @@ package encode
 import (
 	"context"
 	"fmt"
-	"math/bits"
 
 	"bmc/internal/halt"
 	"bmc/ir"
@@ -11,7 +10,7 @@ import (
 	"bmc/ts"
 )
 
-// Unwound is a loop-free, non-recursive sequential program encoded whole:
+// whole is a loop-free, non-recursive sequential program encoded whole:
 // every call inlined and every statement encoded once, in the order of
 // the unwound control-flow graph (the single-assignment form that
 // CBMC-based tools such as Lazy-CSeq build). A time-frame unrolling
@@ -30,18 +29,18 @@ import (
 // edge taken into it (a multiplexer over the incoming edges). A path may
 // stop anywhere, as a prefix of an execution; the violation needs no
 // more.
-type Unwound struct {
-	Prog *ir.Program
-	Sys  *ts.System
-	// Longest is the number of statements on the longest path: every
+type whole struct {
+	prog *ir.Program
+	sys  *ts.System
+	// longest is the number of statements on the longest path: every
 	// execution ends within it.
-	Longest int
+	longest int
 
 	nodes []unode
 	edges []uedge
 	pool  []ts.Lit
 	bad   []ts.Lit
-	ctx   context.Context // while Unwind runs: inlining ends with it
+	ctx   context.Context // while Whole runs: inlining ends with it
 }
 
 // unode is one instance of a node: the node in one inlined call.
@@ -79,10 +78,10 @@ type arrival struct {
 // used instead.
 const maxUnwound = 1 << 20
 
-// Unwindable reports why p cannot be encoded whole with call stacks of
+// unwindable reports why p cannot be encoded whole with call stacks of
 // at most depth frames, or nil.
-func Unwindable(p *ir.Program, depth int) error {
-	if err := Sequential(p); err != nil {
+func unwindable(p *ir.Program, depth int) error {
+	if err := oneThread(p); err != nil {
 		return err
 	}
 	starts := []*ir.Proc{p.Threads[0].Proc}
@@ -137,16 +136,20 @@ func Unwindable(p *ir.Program, depth int) error {
 	return nil
 }
 
-// Unwind encodes p whole (see Unwound); Unwindable(p, depth) must hold.
+// Whole encodes a loop-free, non-recursive program whole (see Check).
 // When ctx ends first, the error is its cause.
-func Unwind(ctx context.Context, p *ir.Program, depth int) (u *Unwound, err error) {
-	if err := Unwindable(p, depth); err != nil {
+func Whole(ctx context.Context, p *ir.Program, depth int) (Model, error) {
+	return newWhole(ctx, p, depth)
+}
+
+func newWhole(ctx context.Context, p *ir.Program, depth int) (u *whole, err error) {
+	if err := unwindable(p, depth); err != nil {
 		return nil, err
 	}
 	defer halt.Recover(&err)
-	u = &Unwound{Prog: p, Sys: ts.New(), ctx: ctx}
+	u = &whole{prog: p, sys: ts.New(), ctx: ctx}
 	defer func() { u.ctx = nil }()
-	s := u.Sys
+	s := u.sys
 	main := p.Threads[0].Proc
 	st := ustate{locks: make([]ts.Lit, len(p.Locks))} // locks start free
 	for _, g := range p.Globals {
@@ -179,27 +182,27 @@ func Unwind(ctx context.Context, p *ir.Program, depth int) (u *Unwound, err erro
 		}
 	}
 	for _, x := range u.inline(main, start, -1) {
-		u.Longest = max(u.Longest, x.depth)
+		u.longest = max(u.longest, x.depth)
 	}
 	s.AddBad("violation", s.Ors(u.bad...))
 	return u, nil
 }
 
 // initial is a variable's value when it comes into existence.
-func (u *Unwound) initial(v ir.Value, name string) ts.Lit {
+func (u *whole) initial(v ir.Value, name string) ts.Lit {
 	switch v {
 	case ir.True:
 		return ts.True
 	case ir.False:
 		return ts.False
 	}
-	return u.Sys.NewInput(name)
+	return u.sys.NewInput(name)
 }
 
 // env is the running frame of pr in state st; its nondeterministic values
 // are inputs of their own (each statement instance draws new ones).
-func (u *Unwound) env(pr *ir.Proc, st ustate) *env {
-	return &env{sys: u.Sys, pool: &u.pool, used: len(u.pool), proc: pr, feas: ts.True,
+func (u *whole) env(pr *ir.Proc, st ustate) *env {
+	return &env{sys: u.sys, pool: &u.pool, used: len(u.pool), proc: pr, feas: ts.True,
 		globals: append([]ts.Lit(nil), st.globals...),
 		locals:  append([]ts.Lit(nil), st.locals...),
 		locks:   append([]ts.Lit(nil), st.locks...),
@@ -211,8 +214,8 @@ func (u *Unwound) env(pr *ir.Proc, st ustate) *env {
 // state and the returned values in place of the locals (the caller
 // completes them). Arrivals at node stop (-1: none) end the instance
 // too, with the callee's locals.
-func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) {
-	s := u.Sys
+func (u *whole) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) {
+	s := u.sys
 	order, _ := ir.TopoOrder(pr)
 	arrivals := map[int][]arrival{pr.Entry: in}
 	for _, id := range order {
@@ -250,7 +253,7 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 		}
 		var choice []ts.Lit
 		if len(n.Out) > 1 {
-			choice = make([]ts.Lit, bits.Len(uint(len(n.Out)-1)))
+			choice = make([]ts.Lit, width(len(n.Out)))
 		}
 		for i := range choice {
 			choice[i] = s.NewInput(fmt.Sprintf("choice %s %d.%d", pr.Name, id, i))
@@ -277,18 +280,10 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 				exits := u.call(v, e, idx, sel, next)
 				arrivals[e.To] = append(arrivals[e.To], exits...)
 			case ir.Return, ir.EndThread:
-				if e.Guard != nil {
-					v.assume(v.eval(e.Guard, nil, nil))
-				}
+				v.guard(e)
 				var vals []ts.Lit
 				if e.Kind == ir.Return {
-					for k := 0; k < pr.Returns; k++ {
-						if k < len(e.Values) {
-							vals = append(vals, v.eval(e.Values[k], nil, nil))
-						} else {
-							vals = append(vals, v.fresh()) // a return without values returns arbitrary ones
-						}
-					}
+					vals = v.results(e)
 				}
 				ue := &u.edges[idx]
 				ue.taken = s.And(sel, v.feas)
@@ -296,7 +291,7 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 				if e.Kind == ir.Return {
 					exits = append(exits, arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, vals, v.locks}, depth: next})
 				} else {
-					u.Longest = max(u.Longest, next)
+					u.longest = max(u.longest, next)
 				}
 			default:
 				bad := v.exec(e)
@@ -317,8 +312,8 @@ func (u *Unwound) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) 
 // call encodes call edge e (instance idx, attempted under sel) from the
 // caller's frame v: the callee is inlined, and its returns become
 // arrivals at the caller's continuation.
-func (u *Unwound) call(v *env, e *ir.Edge, idx int, sel ts.Lit, depth int) []arrival {
-	s := u.Sys
+func (u *whole) call(v *env, e *ir.Edge, idx int, sel ts.Lit, depth int) []arrival {
+	s := u.sys
 	args := v.callArgs(e)
 	callee := v.enter(e.Callee, v.newLocals(e.Callee, args))
 	callee.used = len(u.pool)
@@ -349,8 +344,8 @@ func (u *Unwound) call(v *env, e *ir.Edge, idx int, sel ts.Lit, depth int) []arr
 // join merges the arrivals at a node: it is reached when one of them is
 // taken, and each variable has the value of the one taken (at most one
 // is, on a path).
-func (u *Unwound) join(ins []arrival) (reach ts.Lit, st ustate, depth int) {
-	s := u.Sys
+func (u *whole) join(ins []arrival) (reach ts.Lit, st ustate, depth int) {
+	s := u.sys
 	takens := make([]ts.Lit, len(ins))
 	for i, a := range ins {
 		takens[i] = a.taken
@@ -380,7 +375,7 @@ func (u *Unwound) join(ins []arrival) (reach ts.Lit, st ustate, depth int) {
 // Steps reads the path of a model of frame 0 (values of every variable)
 // as the statements it executes with the values after each, up to the
 // violation, for replay on the explicit interpreter.
-func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]result.ReplayStep, error) {
+func (u *whole) Steps(values func(i int) []bool, _ int) ([]result.ReplayStep, error) {
 	vals := values(0)
 	var out []result.ReplayStep
 	cur := 0
@@ -415,3 +410,16 @@ func (u *Unwound) Steps(values func(i int) []bool, _ int) ([]result.ReplayStep, 
 		cur = next
 	}
 }
+
+func (u *whole) System() *ts.System { return u.sys }
+
+func (u *whole) Limits() []int { return nil }
+
+// Running: frame 0 holds every execution to its end.
+func (u *whole) Running() ts.Lit { return ts.False }
+
+func (u *whole) Fixed(int) map[int]bool { return nil }
+
+func (u *whole) Ended(int) bool { return true }
+
+func (u *whole) Longest() int { return max(u.longest, 1) }

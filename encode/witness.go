@@ -8,20 +8,17 @@ import (
 	"bmc/ts"
 )
 
-// Steps turns a path of the transition system into the statements it
-// executes, with the values after each, for replay on the explicit
-// interpreter. values(i) gives every variable of the system at frame i
-// (latches and inputs from a model, the rest evaluated); the path has
-// frames 0..k, and the violation lies in the step from frame k.
-func (en *Encoding) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
+// Steps reads a path of the one thread (see Model); the violation lies in
+// the step from frame k.
+func (en *sequential) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
 	var out []result.ReplayStep
 	for i := 0; i <= k; i++ {
 		vals := values(i)
-		pc := en.pcValue(vals, 0)
-		if pc == PCDone {
+		pc := bitsValue(vals, en.pc[0])
+		if pc == pcDone {
 			break
 		}
-		b := en.byPC[pc]
+		b := en.lay.byPC[pc]
 		if b == nil {
 			return nil, fmt.Errorf("witness: frame %d has pc %d, not a block head", i, pc)
 		}
@@ -29,15 +26,10 @@ func (en *Encoding) Steps(values func(i int) []bool, k int) ([]result.ReplayStep
 			out = append(out, result.ReplayStep{Edge: e, Globals: evalAll(vals, globals), Locals: evalAll(vals, locals)})
 		}
 		v := en.runPath(b, ts.True, rec)
-		if b.InitAt && (en.Depth < 2 || en.pcValue(vals, 1) == PCEmpty) {
+		if b.InitAt && (en.depth < 2 || bitsValue(vals, en.pc[1]) == pcEmpty) {
 			continue // init ends here; the explicit interpreter started main on arrival
 		}
-		alt := 0
-		for j, c := range en.Choice {
-			if ts.Value(vals, c) {
-				alt |= 1 << j
-			}
-		}
+		alt := bitsValue(vals, en.choice)
 		if i == k {
 			// The violating step: its straight-line part is recorded; a
 			// final edge that stays in the frame may be the violation.
@@ -60,38 +52,83 @@ func (en *Encoding) Steps(values func(i int) []bool, k int) ([]result.ReplayStep
 
 // arrival is the last edge of a step with the values of the frame it
 // arrives in (the frame after, when it arrives at init's end).
-func (en *Encoding) arrival(e *ir.Edge, next []bool, i, k int, values func(int) []bool) result.ReplayStep {
+func (en *sequential) arrival(e *ir.Edge, next []bool, i, k int, values func(int) []bool) result.ReplayStep {
 	st := result.ReplayStep{Edge: e}
-	globals := make([]ir.Value, len(en.Globals))
-	for j, g := range en.Globals {
-		globals[j] = boolValue(ts.Value(next, g))
-	}
-	st.Globals = globals
-	pc := en.pcValue(next, 0)
-	if b := en.byPC[pc]; b != nil {
-		if b.InitAt && (en.Depth < 2 || en.pcValue(next, 1) == PCEmpty) {
+	st.Globals = evalAll(next, en.globals)
+	pc := bitsValue(next, en.pc[0])
+	if b := en.lay.byPC[pc]; b != nil {
+		if b.InitAt && (en.depth < 2 || bitsValue(next, en.pc[1]) == pcEmpty) {
 			if i+1 > k {
 				return st // main's initial locals are not in the path
 			}
 			next = values(i + 1)
-			b = en.byPC[en.pcValue(next, 0)]
+			b = en.lay.byPC[bitsValue(next, en.pc[0])]
 			if b == nil {
 				return st
 			}
 		}
-		st.Locals = evalAll(next, en.Locals[0][:len(b.Proc.Locals)])
+		st.Locals = evalAll(next, en.locals[0][:len(b.Proc.Locals)])
 	}
 	return st
 }
 
-func (en *Encoding) pcValue(vals []bool, d int) int {
-	pc := 0
-	for i, b := range en.PC[d] {
-		if ts.Value(vals, b) {
-			pc |= 1 << i
-		}
+// Steps reads a path of the threads (see Model), each step on the thread
+// the scheduler picks.
+func (d *direct) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
+	var out []result.ReplayStep
+	type rec struct {
+		e               *ir.Edge
+		globals, locals []ts.Lit
 	}
-	return pc
+	for i := 0; i <= k; i++ {
+		vals := values(i)
+		if ts.Value(vals, d.done) || i == k && ts.Value(vals, d.labels) {
+			break
+		}
+		t := bitsValue(vals, d.sched)
+		if t >= len(d.tpc) {
+			return nil, fmt.Errorf("witness: frame %d schedules thread %d of %d", i, t, len(d.tpc))
+		}
+		pc := bitsValue(vals, d.tpc[t][0])
+		b := d.lay.byPC[pc]
+		if b == nil {
+			return nil, fmt.Errorf("witness: frame %d: thread %d has pc %d, not a block head", i, t, pc)
+		}
+		var recs []rec
+		record := func(e *ir.Edge, globals, locals, _ []ts.Lit) {
+			recs = append(recs, rec{e, append([]ts.Lit(nil), globals...), append([]ts.Lit(nil), locals...)})
+		}
+		v := d.runPath(b, ts.True, record)
+		var last *ir.Edge
+		if alt := bitsValue(vals, d.choice); alt < len(b.Last.Out) {
+			last = b.Last.Out[alt]
+		} else if i < k {
+			return nil, fmt.Errorf("witness: frame %d chooses edge %d of %d", i, alt, len(b.Last.Out))
+		}
+		final := i == k && last != nil && last.Kind != ir.Call && last.Kind != ir.Return && last.Kind != ir.EndThread && last.Kind != ir.Fork
+		if final {
+			// The violating step's final edge stays in the frame: its
+			// values come from the symbolic run, as there is no frame k+1.
+			d.alternative(b, v, ts.True, last, record)
+		}
+		vals = values(i) // the symbolic run may have built new nodes
+		for _, r := range recs {
+			out = append(out, result.ReplayStep{Thread: t, Edge: r.e, Globals: evalAll(vals, r.globals), Locals: evalAll(vals, r.locals)})
+		}
+		if i == k {
+			if last != nil && !final {
+				out = append(out, result.ReplayStep{Thread: t, Edge: last})
+			}
+			break
+		}
+		next := values(i + 1)
+		st := result.ReplayStep{Thread: t, Edge: last, Globals: evalAll(next, d.globals)}
+		if nb := d.lay.byPC[bitsValue(next, d.tpc[t][0])]; nb != nil {
+			st.Locals = evalAll(next, d.tlocals[t][0][:len(nb.Proc.Locals)])
+		}
+		out = append(out, st)
+	}
+	return out, nil
 }
 
 func evalAll(vals []bool, ls []ts.Lit) []ir.Value {

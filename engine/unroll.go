@@ -15,7 +15,7 @@ type Unrolling struct {
 	Sys *ts.System
 	B   solver.Builder
 	// Fixed, if set, gives per frame nodes whose value is known on every
-	// path that reaches the frame through valid steps (encode.ControlReach);
+	// path that reaches the frame through valid steps (encode.Model.Fixed: control reachability);
 	// they are built as constants, so that what they select folds away.
 	Fixed  func(k int) map[int]bool
 	frames [][]solver.Lit // frames[k][v]: variable v at time k

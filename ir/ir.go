@@ -1,6 +1,10 @@
 package ir
 
-import "bmc/lang"
+import (
+	"fmt"
+
+	"bmc/lang"
+)
 
 // Program is a checked, lowered program with its thread instances.
 type Program struct {
@@ -202,4 +206,17 @@ func (p *Program) ProcByName(name string) *Proc {
 		}
 	}
 	return nil
+}
+
+// Instances is the number of thread instances p starts with, or an error
+// when a thread has unboundedly many.
+func (p *Program) Instances() (int, error) {
+	n := 0
+	for _, t := range p.Threads {
+		if t.Unbounded {
+			return 0, fmt.Errorf("thread %s has unboundedly many instances", t.Proc.Name)
+		}
+		n += t.Count
+	}
+	return n, nil
 }

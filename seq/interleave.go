@@ -18,7 +18,7 @@ type step struct {
 }
 
 // Interleave turns a counterexample of the sequential program (its steps
-// with the values after each, as encode.Steps gives them) into the steps
+// with the values after each, as encode.Model.Steps gives them) into the steps
 // of the original program in execution order, each on its thread, for
 // explicit.Replay on sp.Orig.
 func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, error) {

@@ -56,14 +56,10 @@ type origin struct {
 
 // Supported says why p cannot be sequentialized, or nil.
 func Supported(p *ir.Program) error {
-	n := 0
-	for _, t := range p.Threads {
-		if t.Unbounded {
-			return fmt.Errorf("thread %s has unboundedly many instances", t.Proc.Name)
-		}
-		n += t.Count
-	}
-	if n == 0 {
+	switch n, err := p.Instances(); {
+	case err != nil:
+		return err
+	case n == 0:
 		return fmt.Errorf("the program has no threads")
 	}
 	for _, e := range p.Edges {

@@ -95,7 +95,7 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	if err != nil {
 		return gaveUp("bmc export", err)
 	}
-	en, err := encode.Encode(ctx, p, f.depth)
+	en, err := encode.Sequential(ctx, p, encode.Options{Depth: f.depth})
 	switch {
 	case endedBy(ctx, err):
 		return gaveUp("bmc export", limitErr(ctx, "encoding"))
@@ -103,31 +103,31 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return usageErr("bmc export: %v", err)
 	}
 	if f.aiger {
-		return en.Sys.WriteAIGER(stdout, f.binary)
+		return en.System().WriteAIGER(stdout, f.binary)
 	}
 	k, format, perNode := f.dimacs, "--dimacs", dimacsBytesPerNode
 	if fl.Changed("smt2") {
 		k, format, perNode = f.smt2, "--smt2", smt2BytesPerNode
 	}
-	if err := unrollingFits(en.Sys, k, format, perNode, int64(f.limits.maxMemory)); err != nil {
+	if err := unrollingFits(en.System(), k, format, perNode, int64(f.limits.maxMemory)); err != nil {
 		return err
 	}
 	// The unrolling is built in one piece (engine.Reach) and does not
 	// watch ctx; the limits are checked once it is built.
 	if fl.Changed("dimacs") {
 		s := sat.New()
-		s.Assert(engine.Reach(en.Sys, s, prop, k))
+		s.Assert(engine.Reach(en.System(), s, prop, k))
 		if ctx.Err() != nil {
 			return gaveUp("bmc export", limitErr(ctx, "unrolling"))
 		}
 		return s.WriteDIMACS(stdout)
 	}
 	b := solver.NewSMT2()
-	goal := engine.Reach(en.Sys, b, prop, k)
+	goal := engine.Reach(en.System(), b, prop, k)
 	if ctx.Err() != nil {
 		return gaveUp("bmc export", limitErr(ctx, "unrolling"))
 	}
-	header := fmt.Sprintf("bmc export of %s: %s within %d steps, call depth %d", path, en.Sys.Bad[prop].Name, k, f.depth)
+	header := fmt.Sprintf("bmc export of %s: %s within %d steps, call depth %d", path, en.System().Bad[prop].Name, k, f.depth)
 	return b.Write(stdout, goal, header, "sat means the property is reachable")
 }
 

@@ -251,7 +251,7 @@ func printSeq(t *testing.T, c seqCase, method string, b seqBound, forTool string
 // decideSeq searches a printed sequential program with the explicit
 // engine (when explicitly is set) up to maxStates states; where that
 // search is too large and the program is loop-free and non-recursive,
-// BMC on the unwound program (encode.Unwind, which covers every
+// BMC on the unwound program (encode.Whole, which covers every
 // execution) decides it instead, and for an unsafe line BMC unrolled
 // seqBMCSteps steps may find the violation.
 func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, explicitly bool) seqRun {
@@ -284,7 +284,7 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 	}
 	// With loops, BMC can still find the violation of an unsafe line
 	// within seqBMCSteps steps, but not prove a safe one.
-	whole := encode.Unwindable(p, depth) == nil
+	whole := encode.Supported(p, encode.KindWhole, depth) == nil
 	if !whole && c.want != "unsafe" {
 		r.skipped = r.verdict == ""
 		return r

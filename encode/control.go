@@ -5,7 +5,7 @@ import (
 	"bmc/ts"
 )
 
-// ControlReach over-approximates, step by step, where the program can
+// controlReach over-approximates, step by step, where the program can
 // be: the running frame's program counter together with the return sites
 // of the frames below it, so that a return goes back only to the call
 // that made it (a graph over program counters alone would let every
@@ -21,8 +21,8 @@ import (
 // so the sets are finite; with recursion they can be large, and the
 // analysis then stops refining (every pc counts as live) beyond maxStacks
 // stacks in a step.
-type ControlReach struct {
-	en     *Encoding
+type controlReach struct {
+	en     *sequential
 	is     []ts.Lit // pc -> the condition that frame 0 holds pc
 	steps  [][]string
 	live   [][]bool // per step: the pcs frame 0 may hold; nil = any
@@ -31,21 +31,23 @@ type ControlReach struct {
 
 const maxStacks = 1 << 14
 
-// ControlReach returns the control reachability of en.
-func (en *Encoding) ControlReach() *ControlReach {
-	r := &ControlReach{en: en, is: make([]ts.Lit, len(en.Locs))}
+func newControlReach(en *sequential) *controlReach {
+	locs := en.lay.locs
+	r := &controlReach{en: en, is: make([]ts.Lit, len(locs))}
 	// Stacks are strings of pcs as runes: stay below the surrogates.
-	r.gaveUp = len(en.Locs) >= 0xD800
-	for pc := range en.Locs {
-		if en.Locs[pc].Kind != LocRetSite {
+	r.gaveUp = len(locs) >= 0xD800
+	// Frame 0 holds a head or "terminated": never a return site, and never
+	// empty (the machine's call knows that too).
+	for pc := range locs {
+		if k := locs[pc].Kind; k == locHead || k == locDone {
 			r.is[pc] = en.pcIs(0, pc)
 		}
 	}
-	start := en.Main
-	if en.Prog.Init != nil {
-		start = en.Prog.Init
+	start := en.main
+	if en.prog.Init != nil {
+		start = en.prog.Init
 	}
-	r.add([]string{stackKey([]int{en.headPC[[2]int{start.Index, start.Entry}]})})
+	r.add([]string{stackKey([]int{en.lay.head(start, start.Entry)})})
 	return r
 }
 
@@ -58,8 +60,8 @@ func stackKey(pcs []int) string {
 	return string(rs)
 }
 
-func (r *ControlReach) add(stacks []string) {
-	live := make([]bool, len(r.en.Locs))
+func (r *controlReach) add(stacks []string) {
+	live := make([]bool, len(r.en.lay.locs))
 	for _, st := range stacks {
 		for _, pc := range st {
 			live[int(pc)] = true
@@ -71,49 +73,48 @@ func (r *ControlReach) add(stacks []string) {
 }
 
 // successors are the stacks one step after st.
-func (r *ControlReach) successors(st []rune, out map[string]bool) {
-	en := r.en
-	head := func(procIndex, node int) int { return en.headPC[[2]int{procIndex, node}] }
-	mainEntry := head(en.Main.Index, en.Main.Entry)
+func (r *controlReach) successors(st []rune, out map[string]bool) {
+	en, l := r.en, r.en.lay
+	mainEntry := l.head(en.main, en.main.Entry)
 	pc, below := int(st[0]), st[1:]
 	put := func(pcs ...int) {
 		k := stackKey(pcs) + string(below)
 		out[k] = true
 	}
-	if pc == PCDone {
-		put(PCDone)
+	if pc == pcDone {
+		put(pcDone)
 		return
 	}
-	b := en.byPC[pc]
+	b := l.byPC[pc]
 	if b.InitAt && len(below) == 0 {
 		put(mainEntry)
 	}
 	for _, e := range b.Last.Out {
 		switch e.Kind {
 		case ir.Call:
-			if len(st) < en.Depth {
-				put(head(e.Callee.Index, e.Callee.Entry), en.retPC[e.ID])
+			if len(st) < en.depth {
+				put(l.head(e.Callee, e.Callee.Entry), l.retPC[e.ID])
 			}
 		case ir.Return:
 			switch {
 			case len(below) > 0:
-				call := en.Locs[int(below[0])].Call
-				out[stackKey([]int{head(call.Proc.Index, call.To)})+string(below[1:])] = true
-			case b.Proc == en.Prog.Init:
+				call := l.locs[int(below[0])].Call
+				out[stackKey([]int{l.head(call.Proc, call.To)})+string(below[1:])] = true
+			case b.Proc == en.prog.Init:
 				put(mainEntry)
 			default:
-				put(PCDone)
+				put(pcDone)
 			}
 		case ir.EndThread:
-			out[stackKey([]int{PCDone})] = true
+			out[stackKey([]int{pcDone})] = true
 		default:
-			put(head(b.Proc.Index, e.To))
+			put(l.head(b.Proc, e.To))
 		}
 	}
 }
 
 // at returns the pcs frame 0 may hold after k steps, nil for any.
-func (r *ControlReach) at(k int) []bool {
+func (r *controlReach) at(k int) []bool {
 	for len(r.steps) <= k && !r.gaveUp {
 		next := map[string]bool{}
 		for _, st := range r.steps[len(r.steps)-1] {
@@ -138,14 +139,14 @@ func (r *ControlReach) at(k int) []bool {
 // Fixed returns the values the system's nodes are known to have at frame
 // k of any path whose earlier steps are valid: "frame 0 holds pc" is
 // false for every pc not reachable in k steps.
-func (r *ControlReach) Fixed(k int) map[int]bool {
+func (r *controlReach) Fixed(k int) map[int]bool {
 	live := r.at(k)
 	out := map[int]bool{}
 	if live == nil {
 		return out
 	}
 	for pc, l := range r.is {
-		if !live[pc] && !l.IsNeg() && r.en.Sys.Kind(l.Var()) == ts.And {
+		if !live[pc] && !l.IsNeg() && r.en.sys.Kind(l.Var()) == ts.And {
 			out[l.Var()] = false
 		}
 	}
@@ -153,13 +154,13 @@ func (r *ControlReach) Fixed(k int) map[int]bool {
 }
 
 // Ended reports that after k steps every execution has terminated.
-func (r *ControlReach) Ended(k int) bool {
+func (r *controlReach) Ended(k int) bool {
 	live := r.at(k)
 	if live == nil {
 		return false
 	}
 	for pc, ok := range live {
-		if ok && pc != PCDone {
+		if ok && pc != pcDone {
 			return false
 		}
 	}
@@ -174,7 +175,7 @@ func (l *layout) longestRun(entry *ir.Proc) int {
 	memo := map[int]int{} // pc of a head -> steps from it to the return
 	var from func(pr *ir.Proc, node int) int
 	from = func(pr *ir.Proc, node int) int {
-		pc := l.headPC[[2]int{pr.Index, node}]
+		pc := l.head(pr, node)
 		if n, ok := memo[pc]; ok {
 			if n == visiting {
 				return -1
@@ -187,7 +188,7 @@ func (l *layout) longestRun(entry *ir.Proc) int {
 		for _, e := range b.Last.Out {
 			rest := 0
 			switch {
-			case e.Kind == ir.Fork || e.Kind == ir.Call && e.Spawn:
+			case starts(e):
 				rest = -1
 			case e.Kind == ir.Call:
 				callee, after := from(e.Callee, e.Callee.Entry), from(pr, e.To)
@@ -211,14 +212,15 @@ func (l *layout) longestRun(entry *ir.Proc) int {
 	return from(entry, entry.Entry)
 }
 
-// StepBound is the most steps any execution takes: init's, then every
-// thread's to its end, since each step runs a block of one thread; -1
-// when loops, recursion or started threads leave it unbounded.
-func (d *Direct) StepBound() int {
+// stepBound is the most steps any execution of the direct encoding
+// takes: init's, then every thread's to its end, since each step runs a
+// block of one thread; -1 when loops, recursion or started threads leave
+// it unbounded.
+func (d *direct) stepBound() int {
 	total := 0
-	runs := d.Entries
-	if d.Prog.Init != nil {
-		runs = append([]*ir.Proc{d.Prog.Init}, runs...)
+	runs := d.entries
+	if d.prog.Init != nil {
+		runs = append([]*ir.Proc{d.prog.Init}, runs...)
 	}
 	for _, e := range runs {
 		n := d.lay.longestRun(e)
