@@ -39,5 +39,6 @@
 // replays.
 //
 // The package builds on ir and ts (and internal/halt to stop with a
-// context); it imports explicit only for the replay step type.
+// context, result for the replay step type); it never imports the
+// explicit engine it is tested against.
 package encode
