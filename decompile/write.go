@@ -1255,7 +1255,7 @@ func (pf *procFmt) assign(e *ir.Edge, guard *ir.Expr) (*stmt, *ir.Expr, bool) {
 				}
 			})
 		}
-		c := conj(guard, cond)
+		c := ir.And(guard, cond)
 		if c == nil {
 			s := simple("skip")
 			s.skip = true
@@ -1268,21 +1268,11 @@ func (pf *procFmt) assign(e *ir.Edge, guard *ir.Expr) (*stmt, *ir.Expr, bool) {
 		// No constrain clause (mopedMisses): the guard goes before.
 		return simple(text), guard, false
 	}
-	c := conj(cond, guard)
+	c := ir.And(cond, guard)
 	if c != nil {
 		text += " constrain " + pf.expr(c, exprCtx{nondet: true, primed: true, passive: true, what: "constrain"})
 	}
 	return simple(text), nil, c != nil && pf.readsShared(c)
-}
-
-func conj(a, b *ir.Expr) *ir.Expr {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return ir.Binary(ir.OpAnd, a, b)
 }
 
 // unprime returns e with every 'x read as x.

@@ -178,6 +178,17 @@ func Not(x *Expr) *Expr { return &Expr{Op: OpNot, X: x} }
 // Binary returns x op y.
 func Binary(op Op, x, y *Expr) *Expr { return &Expr{Op: op, X: x, Y: y} }
 
+// And is a & b, where a nil operand (no condition) is true.
+func And(a, b *Expr) *Expr {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return Binary(OpAnd, a, b)
+}
+
 // IsNondetDecider reports whether e is `*` or a negation of it: as a
 // decider (the condition of if, while or assume, which is taken when it
 // can be true) it is the same as `*`.

@@ -246,10 +246,10 @@ func (l *lowering) lowerEdge(c *ir.Proc, from int, e *ir.Edge) {
 	case ir.Assert:
 		// Two branches: on when the condition can hold, the violation
 		// when it can be false.
-		cp.Kind, cp.Guard = ir.Skip, and(cp.Guard, l.expr(e.Cond))
+		cp.Kind, cp.Guard = ir.Skip, ir.And(cp.Guard, l.expr(e.Cond))
 		l.edge(cp)
 		fail := l.node(c, e.Pos, e.Stmt)
-		l.edge(&ir.Edge{Proc: c, From: from, To: fail, Guard: and(l.expr(e.Guard), ir.Not(l.expr(e.Cond))), Kind: ir.Skip, Pos: e.Pos, Stmt: e.Stmt})
+		l.edge(&ir.Edge{Proc: c, From: from, To: fail, Guard: ir.And(l.expr(e.Guard), ir.Not(l.expr(e.Cond))), Kind: ir.Skip, Pos: e.Pos, Stmt: e.Stmt})
 		l.callViolation(c, fail, e.To, e.Pos, e.Stmt)
 		return
 	case ir.Call:
@@ -293,7 +293,7 @@ func (l *lowering) assign(c *ir.Proc, cp *ir.Edge, e *ir.Edge) {
 	if !primed {
 		// Over old values only: a guard, which the printer puts in an
 		// assume before the assignment.
-		cp.Guard = and(cp.Guard, l.expr(e.Constrain))
+		cp.Guard = ir.And(cp.Guard, l.expr(e.Constrain))
 		l.edge(cp)
 		return
 	}
@@ -322,17 +322,6 @@ func (l *lowering) assign(c *ir.Proc, cp *ir.Edge, e *ir.Edge) {
 // ---- expressions ----
 
 func ref(v *ir.Var) *ir.Expr { return &ir.Expr{Op: ir.OpVar, Var: v} }
-
-// and is a & b, where a nil operand is true.
-func and(a, b *ir.Expr) *ir.Expr {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	}
-	return ir.Binary(ir.OpAnd, a, b)
-}
 
 // expr copies e over the lowered program's variables.
 func (l *lowering) expr(e *ir.Expr) *ir.Expr {
