@@ -31,7 +31,7 @@
 // end in the same shared state), or the end of its contexts. So a thread
 // switches at most once at a point, every way through costs one step, and
 // loop-free threads give a loop-free sequential program, whose every
-// execution the unrolling can cover (encode.ControlReach).
+// execution the unrolling can cover (encode.Model.Ended).
 //
 // In bmc's pipeline, lang -> ir -> seq/moped -> encode -> ts -> engine ->
 // solver -> sat/smt (run by package driver, wrapped by the command
