@@ -2,14 +2,11 @@ package driver
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"bmc/explicit"
-	"bmc/internal/corpus"
 	"bmc/internal/testsolvers"
-	"bmc/ir"
 )
 
 // BenchmarkSequentialCorpus times every sequential corpus program with the
@@ -17,19 +14,8 @@ import (
 // on Z3, and on gini with one statement per step instead of large blocks.
 // The "steps" metric is the bound BMC reached.
 func BenchmarkSequentialCorpus(b *testing.B) {
-	cases, _ := corpus.Load("../../shared/bench")
-	if len(cases) == 0 {
-		b.Skip("no corpus")
-	}
-	for _, c := range cases {
-		if c.Kind != "sequential" || c.Expected != "safe" && c.Expected != "unsafe" {
-			continue
-		}
-		src, _ := os.ReadFile(c.Path())
-		p, _, err := ir.Load(context.Background(), c.Path(), src, ir.Options{Target: c.Bounds().Target})
-		if err != nil {
-			b.Fatal(err)
-		}
+	for _, sp := range sequentialCorpus(b) {
+		c, p := sp.c, sp.p
 		name := strings.TrimSuffix(strings.ReplaceAll(c.Key(), "/", "_"), ".bp")
 		b.Run(name+"/explicit", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {

@@ -13,6 +13,40 @@ import (
 	"bmc/result"
 )
 
+// corpusProgram is a corpus program with a verdict, loaded.
+type corpusProgram struct {
+	c corpus.Case
+	p *ir.Program
+}
+
+// sequentialCorpus loads the sequential programs of the corpus whose
+// manifest gives a verdict; with no corpus, tb is skipped.
+func sequentialCorpus(tb testing.TB) []corpusProgram {
+	cases, err := corpus.Load("../../shared/bench")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(cases) == 0 {
+		tb.Skip("no corpus at ../../shared/bench")
+	}
+	var out []corpusProgram
+	for _, c := range cases {
+		if c.Kind != "sequential" || c.Expected != "safe" && c.Expected != "unsafe" {
+			continue
+		}
+		src, err := os.ReadFile(c.Path())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		p, _, err := ir.Load(context.Background(), c.Path(), src, ir.Options{Target: c.Bounds().Target})
+		if err != nil {
+			tb.Fatalf("%s: %v", c.Key(), err)
+		}
+		out = append(out, corpusProgram{c, p})
+	}
+	return out
+}
+
 // TestCorpusSequential checks every sequential corpus program with BMC on
 // each solver, unrolled and (as `bmc check` does where the program is
 // loop-free and non-recursive) encoded whole: the manifest's verdict, or
@@ -20,27 +54,9 @@ import (
 // bound was reached (BMC alone cannot prove a program with loops or
 // recursion safe).
 func TestCorpusSequential(t *testing.T) {
-	cases, err := corpus.Load("../../shared/bench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Skip("no corpus at ../../shared/bench")
-	}
-	n := 0
-	for _, c := range cases {
-		if c.Kind != "sequential" || c.Expected != "safe" && c.Expected != "unsafe" {
-			continue
-		}
-		n++
-		src, err := os.ReadFile(c.Path())
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, _, err := ir.Load(context.Background(), c.Path(), src, ir.Options{Target: c.Bounds().Target})
-		if err != nil {
-			t.Fatalf("%s: %v", c.Key(), err)
-		}
+	programs := sequentialCorpus(t)
+	for _, sp := range programs {
+		c, p := sp.c, sp.p
 		runs := testsolvers.All(t)
 		runs["gini, unwound"] = runs["gini"]
 		for name, mk := range runs {
@@ -59,7 +75,7 @@ func TestCorpusSequential(t *testing.T) {
 			}
 		}
 	}
-	if n < 20 {
+	if n := len(programs); n < 20 {
 		t.Errorf("only %d sequential corpus programs", n)
 	}
 }
