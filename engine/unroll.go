@@ -36,9 +36,6 @@ func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
 	return x
 }
 
-// Frames is the number of frames built.
-func (u *Unrolling) Frames() int { return len(u.frames) }
-
 // Extend builds the frames up to k. A frame of a large system takes a
 // while, so ctx is watched while it is built; when ctx ends first, the
 // frame is dropped and the error is ctx's cause.
