@@ -15,10 +15,14 @@ type Unrolling struct {
 	Sys *ts.System
 	B   solver.Builder
 	// Fixed, if set, gives per frame nodes whose value is known on every
-	// path that reaches the frame through valid steps (encode.Model.Fixed: control reachability);
-	// they are built as constants, so that what they select folds away.
-	Fixed  func(k int) map[int]bool
-	frames [][]solver.Lit // frames[k][v]: variable v at time k
+	// path that reaches the frame from an initial state through valid
+	// steps (control reachability); they are built as constants, so that
+	// what they select folds away. It does not go with FreeStart.
+	Fixed func(k int) map[int]bool
+	// FreeStart makes frame 0 any state, not an initial one: the
+	// induction steps and invariant checks start anywhere.
+	FreeStart bool
+	frames    [][]solver.Lit // frames[k][v]: variable v at time k
 }
 
 // NewUnrolling prepares the unrolling of sys into b.
@@ -82,6 +86,8 @@ func (u *Unrolling) addFrame(ctx context.Context) error {
 					x = b.Not(x)
 				}
 				f[v] = x
+			case u.FreeStart:
+				f[v] = b.NewVar()
 			case li.Init == ts.Init0:
 				f[v] = b.Not(b.True())
 			case li.Init == ts.Init1:

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"bmc/solver"
+	"bmc/ts"
+)
+
+// ProofTask asks a proof engine (k-induction, PDR) whether Target is
+// reachable on any path of the system, however long.
+type ProofTask struct {
+	Target ts.Lit
+	// MaxK bounds the work: the largest k of k-induction, the most
+	// frames of PDR. Reaching it leaves the question open.
+	MaxK int
+	// NewSolver makes a solver; an engine may use several (PDR, the two
+	// of improved induction) and closes every one it made.
+	NewSolver func() solver.Solver
+	Progress  io.Writer // nil: quiet; else a line per k or per frame
+}
+
+// Proof is a proof engine's answer.
+type Proof struct {
+	// Status is Unsat when no path reaches Target (proved), Sat when one
+	// does (Witness, of Bound steps), Unknown when the engine stopped
+	// (Reason: the context ended, or MaxK was reached).
+	Status solver.Status
+	// Bound is, for Sat, the witness's steps; for Unsat, the k at which
+	// induction closed or the PDR frame that converged.
+	Bound   int
+	Witness *Witness
+	// Invariant is, for Unsat by PDR, an inductive invariant that
+	// excludes Target: clauses over latch literals (each clause a
+	// disjunction), re-checked by CheckInvariant before it is returned.
+	Invariant [][]ts.Lit
+	// CTI is, for Unknown by k-induction at MaxK, a counterexample to
+	// induction: a path of MaxK+1 steps from a state that need not be
+	// reachable to Target. It is not a bug.
+	CTI    *Witness
+	Reason string
+}
+
+// CheckInvariant re-checks inv with s (a solver the engine that found
+// inv has not used): every initial state satisfies it, every step from a
+// state that satisfies it (and the constraints) ends in one that does,
+// and no state that satisfies it has Target. It returns nil, or which of
+// the three fails.
+func CheckInvariant(ctx context.Context, sys *ts.System, s solver.Solver, target ts.Lit, inv [][]ts.Lit) error {
+	holds := func(u *Unrolling, k int) solver.Lit {
+		all := s.True()
+		for _, c := range inv {
+			any := s.Not(s.True())
+			for _, l := range c {
+				any = solver.Or(s, any, u.At(l, k))
+			}
+			all = s.And(all, any)
+		}
+		return all
+	}
+	init := NewUnrolling(sys, s)
+	free := NewUnrolling(sys, s)
+	free.FreeStart = true
+	ok := sys.Ands(sys.Constraints...)
+	for _, q := range []struct {
+		what string
+		lits []solver.Lit
+	}{
+		{"an initial state violates the invariant", []solver.Lit{s.Not(holds(init, 0))}},
+		{"a step leaves the invariant", []solver.Lit{holds(free, 0), free.At(ok, 0), s.Not(holds(free, 1))}},
+		{"the invariant admits a bad state", []solver.Lit{holds(free, 0), free.At(target, 0)}},
+	} {
+		switch s.Solve(ctx, q.lits...) {
+		case solver.Sat:
+			return fmt.Errorf("the invariant does not check: %s", q.what)
+		case solver.Unknown:
+			if ctx.Err() == nil {
+				return fmt.Errorf("the invariant check stopped: the solver gave up")
+			}
+			return fmt.Errorf("the invariant check stopped: %v", context.Cause(ctx))
+		}
+	}
+	return nil
+}
