@@ -3,9 +3,12 @@
 // program they came from, the way go-air/reach's BMC sees circuits.
 // Each engine is one file: bmc.go is incremental bounded model checking
 // (Check: one query per bound, limits searched until first seen, a
-// final query for paths longer than the bound); unroll.go maps a system's
-// variables at each time frame to solver formulas; formula.go builds the
-// whole "bad within k steps" formula for export.
+// final query for paths longer than the bound); kind.go is k-induction,
+// classic with simple-path constraints and Claessen's improved induction;
+// pdr.go is IC3/PDR; prove.go is what the proof engines share (ProofTask,
+// Proof) and the independent re-check of an invariant; unroll.go maps a
+// system's variables at each time frame to solver formulas; formula.go
+// builds the whole "bad within k steps" formula for export.
 //
 // Choosing an encoding, reading a witness back as program steps and
 // replaying it are the driver's work. It imports only ts and solver.
