@@ -1,0 +1,352 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"bmc/solver"
+	"bmc/ts"
+)
+
+// K-induction after "K-induction with amplification" §3.1 (the paper in
+// /work/shared/papers). Both engines below share the base case, obligation
+// (2) = (4): incremental BMC from the initial states, Target at frame k.
+// They differ in the step case.
+//
+// A bad run of j steps from a state s is a path of frames 0..j from s with
+// the constraints at frames 0..j-1 and Target at frame j, with frame j's
+// own inputs: Target may read inputs, so a state is bad only together with
+// the inputs of its frame, and "not bad at frame i" in a step case means
+// Target false under the inputs the path takes at frame i. Let d(s) be the
+// fewest steps of a bad run from s (infinite if there is none).
+
+// KInduction is classic k-induction (Thm. 3.1) with simple-path
+// constraints: for k = 0..t.MaxK, a path of k steps from an initial state
+// to Target is a violation (Sat, its witness); else, when no path of k+1
+// steps from any state with pairwise distinct latch states, not bad at
+// frames 0..k, is bad at frame k+1, Target is unreachable (Unsat, Bound
+// k). The base case at k is decided before the step case at k, so a proof
+// at k has obligation (2) for every bound up to k. Reaching MaxK leaves
+// the question open, with the last step-case path as the CTI.
+func KInduction(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
+	bs, ps := t.NewSolver(), t.NewSolver()
+	defer bs.Close()
+	defer ps.Close()
+	base := NewBMC(sys, bs)
+	step := newKindPath(sys, ps, t.Target)
+	for k := 0; k <= t.MaxK; k++ {
+		if p := kindBase(ctx, base, t, k, "kind-simple"); p != nil {
+			return p
+		}
+		st := step.solve(ctx, k)
+		if st == solver.Unknown {
+			return kindStopped(ctx, k)
+		}
+		if t.Progress != nil {
+			fmt.Fprintf(t.Progress, "kind-simple: k=%d: base ok, step: %s (%d repeated states cut)\n", k, kindVerdict(st), step.cut)
+		}
+		if st == solver.Unsat {
+			return &Proof{Status: solver.Unsat, Bound: k}
+		}
+	}
+	return kindOpen(t, step)
+}
+
+// ImprovedInduction is Claessen's improved induction (Thm. 3.2): the step
+// case at k, obligation (5), fails only for a start state s with
+// d(s) = k+1, from which some run reaches Target in k+1 steps and no run
+// in at most k. That is an exists-forall question, asked of two solvers in
+// turn: the candidate solver proposes s with a path of k+1 steps to Target
+// (the step case of KInduction: the path may be required to be simple
+// and not bad before its end, since a shortest bad run from s is both);
+// the run solver looks for a run of at most k steps from s to Target. If
+// it finds one, it lifts s to a cube of states that reach Target within k
+// steps alike, which the candidate solver blocks; if not, s is a
+// counterexample to induction at k and k grows. No candidate left proves
+// Target unreachable (Unsat, Bound k). As in KInduction, the base case at
+// k comes first.
+//
+// Soundness (the paper's sketch, made exact): let the base case hold up to
+// k, (4): d(i) > k for every initial i, and (5) hold at k: no state has
+// d = k+1. Suppose some initial i has d(i) = n, finite, on a shortest bad
+// run i = s_0 .. s_n; n > k by (4). The suffix from s_(n-k-1) is a bad run
+// of k+1 steps, so d(s_(n-k-1)) <= k+1; a shorter bad run from s_(n-k-1),
+// after the prefix s_0 .. s_(n-k-1), would be a bad run from i shorter
+// than n, so d(s_(n-k-1)) = k+1, against (5).
+//
+// Blocked cubes stay blocked as k grows: every state of a cube blocked at
+// k has d <= k, as a run of at most k steps is one of at most k' steps
+// for every k' > k, so none is ever a counterexample to induction again
+// (d = k'+1 > k).
+func ImprovedInduction(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
+	bs, cs, rs := t.NewSolver(), t.NewSolver(), t.NewSolver()
+	defer bs.Close()
+	defer cs.Close()
+	defer rs.Close()
+	base := NewBMC(sys, bs)
+	cand := newKindPath(sys, cs, t.Target)
+	runs := &kindRuns{s: rs, u: NewUnrolling(sys, rs), target: t.Target, ok: sys.Ands(sys.Constraints...)}
+	runs.u.FreeStart = true
+	for k := 0; k <= t.MaxK; k++ {
+		if p := kindBase(ctx, base, t, k, "kind"); p != nil {
+			return p
+		}
+		st, refuted := kindImprovedStep(ctx, cand, runs, k)
+		if st == solver.Unknown {
+			return kindStopped(ctx, k)
+		}
+		if t.Progress != nil {
+			fmt.Fprintf(t.Progress, "kind: k=%d: base ok, step: %d candidates refuted, %s\n", k, refuted, kindVerdict(st))
+		}
+		if st == solver.Unsat {
+			return &Proof{Status: solver.Unsat, Bound: k}
+		}
+	}
+	return kindOpen(t, cand)
+}
+
+// kindImprovedStep decides obligation (5) at k: Unsat when the run solver
+// refutes every candidate, Sat when one is a counterexample to induction
+// (the candidate solver's model), with the number of candidates refuted.
+func kindImprovedStep(ctx context.Context, cand *kindPath, runs *kindRuns, k int) (solver.Status, int) {
+	latches, cs := cand.Sys.Latches(), cand.S
+	for refuted := 0; ; refuted++ {
+		if st := cand.solve(ctx, k); st != solver.Sat {
+			return st, refuted
+		}
+		s := make([]bool, len(latches))
+		for i, l := range latches {
+			s[i] = cs.Value(cand.U.At(l.Lit, 0))
+		}
+		cube, st := runs.refute(ctx, s, k)
+		switch st {
+		case solver.Unsat:
+			return solver.Sat, refuted
+		case solver.Unknown:
+			return st, refuted
+		}
+		block := cs.Not(cs.True())
+		for _, i := range cube {
+			block = solver.Or(cs, block, cs.Not(kindLatch(cand.U, latches[i], 0, s[i])))
+		}
+		cs.Assert(block)
+	}
+}
+
+// kindBase is the base case at k: nil when no path of k steps from an
+// initial state ends in Target, else the answer to return.
+func kindBase(ctx context.Context, base *BMC, t ProofTask, k int, method string) *Proof {
+	if err := base.U.Extend(ctx, k); err != nil {
+		return kindStopped(ctx, k)
+	}
+	switch base.Query(ctx, k, base.U.At(t.Target, k)) {
+	case solver.Unsat:
+		return nil
+	case solver.Sat:
+		if t.Progress != nil {
+			fmt.Fprintf(t.Progress, "%s: k=%d: base: violation\n", method, k)
+		}
+		return &Proof{Status: solver.Sat, Bound: k, Witness: base.Witness(k)}
+	}
+	return kindStopped(ctx, k)
+}
+
+// kindStopped is the answer when a solver stops at k.
+func kindStopped(ctx context.Context, k int) *Proof {
+	reason := "the solver gave up"
+	if ctx.Err() != nil {
+		reason = context.Cause(ctx).Error()
+	}
+	return &Proof{Status: solver.Unknown, Bound: k, Reason: reason}
+}
+
+// kindOpen is the answer at MaxK: the step case's last path (a
+// counterexample to induction at MaxK, frames 0..MaxK+1) is the CTI.
+func kindOpen(t ProofTask, step *kindPath) *Proof {
+	p := &Proof{Status: solver.Unknown, Bound: t.MaxK, Reason: fmt.Sprintf("k bound reached (k = %d)", t.MaxK)}
+	if t.MaxK >= 0 {
+		p.CTI = step.Witness(t.MaxK + 1)
+	}
+	return p
+}
+
+func kindVerdict(step solver.Status) string {
+	if step == solver.Unsat {
+		return "proved"
+	}
+	return "a counterexample to induction"
+}
+
+// kindLatch is latch l at frame k of u with value v.
+func kindLatch(u *Unrolling, l ts.LatchInfo, k int, v bool) solver.Lit {
+	x := u.At(l.Lit, k)
+	if !v {
+		x = u.B.Not(x)
+	}
+	return x
+}
+
+// kindPath is the step case of Thm. 3.1, obligation (3), in one
+// incremental solver: a path of k+1 steps from any state (a BMC on a
+// FreeStart unrolling, whose Query requires the constraints at frames
+// 0..k), not bad at frames 0..k, bad at frame k+1. The hypotheses only
+// grow with k, so they are asserted for good.
+//
+// Its frames' latch states must be pairwise distinct: the frames
+// n-k-1..n of a shortest bad run from an initial state (the path the
+// induction argument takes) repeat no state, since a repeat between
+// frames i < j would let the run skip frames i+1..j (taking frame j's
+// inputs at frame i) and reach Target sooner. The O(k^2) distinctness
+// constraints are added lazily, only for the pairs of frames that a model
+// repeats, as most pairs of a path never meet; each stays valid for every
+// larger k, as the frames remain on the path.
+type kindPath struct {
+	*BMC
+	target ts.Lit
+	hyp    int // frames 0..hyp-1 have "not bad" asserted
+	cut    int // repeated pairs of frames excluded so far
+}
+
+func newKindPath(sys *ts.System, s solver.Solver, target ts.Lit) *kindPath {
+	b := NewBMC(sys, s)
+	b.U.FreeStart = true
+	return &kindPath{BMC: b, target: target}
+}
+
+// solve asks for a simple path of k+1 steps, not bad before its end, that
+// ends bad; after Sat, the model is such a path (Witness(k+1) reads it).
+func (p *kindPath) solve(ctx context.Context, k int) solver.Status {
+	if err := p.U.Extend(ctx, k+1); err != nil {
+		return solver.Unknown
+	}
+	for ; p.hyp <= k; p.hyp++ {
+		p.S.Assert(p.S.Not(p.U.At(p.target, p.hyp)))
+	}
+	for {
+		st := p.Query(ctx, k+1, p.U.At(p.target, k+1))
+		if st != solver.Sat || !p.cutRepeats(k+1) {
+			return st
+		}
+	}
+}
+
+// cutRepeats requires the latch states of each pair of frames among
+// 0..n that the last model repeats (each frame with the last frame
+// before it in the same state) to differ, and reports whether there was
+// one.
+func (p *kindPath) cutRepeats(n int) bool {
+	latches := p.Sys.Latches()
+	seen := map[string]int{}
+	var pairs [][2]int
+	for j := 0; j <= n; j++ {
+		key := make([]byte, len(latches))
+		for i, l := range latches {
+			if p.S.Value(p.U.At(l.Lit, j)) {
+				key[i] = 1
+			}
+		}
+		if i, ok := seen[string(key)]; ok {
+			pairs = append(pairs, [2]int{i, j})
+		}
+		seen[string(key)] = j
+	}
+	// Asserted after reading the whole model, which they invalidate.
+	for _, ij := range pairs {
+		differ := p.S.Not(p.S.True())
+		for _, l := range latches {
+			differ = solver.Or(p.S, differ, solver.Xor(p.S, p.U.At(l.Lit, ij[0]), p.U.At(l.Lit, ij[1])))
+		}
+		p.S.Assert(differ)
+	}
+	p.cut += len(pairs)
+	return len(pairs) > 0
+}
+
+// kindRuns answers, for a start state s, whether some run of at most k
+// steps from s reaches Target (R<=k(s) ∩ E ≠ ∅ in obligation (5)), on a
+// FreeStart unrolling in a solver of its own in which nothing is asserted,
+// so that a core of its assumptions is a fact about the system alone.
+type kindRuns struct {
+	s          solver.Solver
+	u          *Unrolling
+	target, ok ts.Lit
+	steps      []solver.Lit // steps[j]: the constraints at frames 0..j-1
+	bad        []solver.Lit // bad[j]: a bad run of j steps (steps[j], Target at j)
+}
+
+// refute returns Unsat when no run of at most k steps from s reaches
+// Target. Otherwise it returns Sat and a cube of s (indices into
+// Sys.Latches()) whose every state reaches Target within k steps: the run
+// found, of j steps, has its inputs fixed, and the latches of s that the
+// solver needs to show that it then reaches Target at frame j (the failed
+// assumptions of asking for it not to) make the cube, a lifting of s.
+func (r *kindRuns) refute(ctx context.Context, s []bool, k int) ([]int, solver.Status) {
+	b, sys := r.s, r.u.Sys
+	if err := r.u.Extend(ctx, k); err != nil {
+		return nil, solver.Unknown
+	}
+	for j := len(r.bad); j <= k; j++ {
+		prev := b.True()
+		if j > 0 {
+			prev = b.And(r.steps[j-1], r.u.At(r.ok, j-1))
+		}
+		r.steps = append(r.steps, prev)
+		r.bad = append(r.bad, b.And(prev, r.u.At(r.target, j)))
+	}
+	latches := sys.Latches()
+	cube := make([]solver.Lit, len(latches))
+	index := make(map[solver.Lit]int, len(latches))
+	for i, l := range latches {
+		cube[i] = kindLatch(r.u, l, 0, s[i])
+		index[cube[i]] = i
+	}
+	if st := b.Solve(ctx, append(slices.Clone(cube), solver.Ors(b, r.bad[:k+1]...))...); st != solver.Sat {
+		return nil, st
+	}
+	j := 0
+	for !b.Value(r.bad[j]) {
+		j++
+	}
+	var fixed []solver.Lit
+	for i := 0; i <= j; i++ {
+		for _, in := range sys.Inputs() {
+			x := r.u.At(in, i)
+			if !b.Value(x) {
+				x = b.Not(x)
+			}
+			fixed = append(fixed, x)
+		}
+	}
+	fixed = append(fixed, b.Not(r.bad[j]))
+	// The latches at frame 0 and the inputs at frames 0..j decide every
+	// frame up to j, so the first question is Unsat unless the solver
+	// stops. A core need not be minimal, so each latch left is then
+	// dropped in turn if the run reaches Target without it, which pays
+	// on runs that read few latches.
+	core := cube
+	for drop := -1; drop < len(core); {
+		try := core
+		if drop >= 0 {
+			try = slices.Delete(slices.Clone(core), drop, drop+1)
+		}
+		switch b.Solve(ctx, append(slices.Clone(try), fixed...)...) {
+		case solver.Unsat:
+			failed := map[solver.Lit]bool{}
+			for _, x := range b.Failed() {
+				failed[x] = true
+			}
+			core = slices.DeleteFunc(try, func(x solver.Lit) bool { return !failed[x] })
+			drop = max(drop, 0)
+		case solver.Sat:
+			drop++
+		default:
+			return nil, solver.Unknown
+		}
+	}
+	lifted := make([]int, len(core))
+	for n, x := range core {
+		lifted[n] = index[x]
+	}
+	return lifted, solver.Sat
+}
