@@ -9,9 +9,10 @@ import (
 	"bmc/ts"
 )
 
-// K-induction after "K-induction with amplification" §3.1 (the paper in
-// /work/shared/papers). Both engines below share the base case, obligation
-// (2) = (4): incremental BMC from the initial states, Target at frame k.
+// K-induction after "K-induction with amplification" §3.1 (in the
+// project's shared papers). Both engines below share the base case,
+// obligation (2) = (4): incremental BMC from the initial states, Target at
+// frame k.
 // They differ in the step case.
 //
 // A bad run of j steps from a state s is a path of frames 0..j from s with
