@@ -83,11 +83,9 @@ func (c loopCase) explicitOptions(k int) explicit.Options {
 	o := explicit.DefaultOptions()
 	o.Depth, o.Timeout = loopDepth, 20*time.Second
 	if c.rounds > 0 {
-		o.Switches, o.Rounds = -1, k
-	} else {
-		o.Switches = k
+		return o.Within(k, 0)
 	}
-	return o
+	return o.Within(0, k)
 }
 
 func (c loopCase) bound() int { return max(c.switches, c.rounds) }

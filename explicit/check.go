@@ -35,6 +35,17 @@ func DefaultOptions() Options {
 	return Options{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 5_000_000}
 }
 
+// Within is o bounded by rounds round-robin rounds when rounds > 0, else
+// by switches context switches.
+func (o Options) Within(rounds, switches int) Options {
+	if rounds > 0 {
+		o.Rounds, o.Switches = rounds, -1
+	} else {
+		o.Rounds, o.Switches = 0, switches
+	}
+	return o
+}
+
 // Checker explores the state space of one program.
 type Checker struct {
 	prog *ir.Program

@@ -138,12 +138,7 @@ func TestLowerRandom(t *testing.T) {
 		for _, bd := range []seq.Bound{{Rounds: 1}, {Switches: 1}, {Rounds: 2}} {
 			o := explicit.DefaultOptions()
 			o.Depth, o.MaxStates = depth, 200_000
-			if bd.Rounds > 0 {
-				o.Rounds = bd.Rounds
-			} else {
-				o.Switches = bd.Switches
-			}
-			ck, _ := explicit.New(p, o)
+			ck, _ := explicit.New(p, o.Within(bd.Rounds, bd.Switches))
 			want := ck.Run(context.Background())
 			if want.Verdict == result.Unknown {
 				counts["original unknown"]++

@@ -17,12 +17,7 @@ var bounds = []Bound{{Rounds: 1}, {Rounds: 2}, {Switches: 0}, {Switches: 1}, {Sw
 func explicitOpts(b Bound, depth int) explicit.Options {
 	o := explicit.DefaultOptions()
 	o.Depth, o.MaxStates = depth, 300_000
-	if b.Rounds > 0 {
-		o.Rounds = b.Rounds
-	} else {
-		o.Switches = b.Switches
-	}
-	return o
+	return o.Within(b.Rounds, b.Switches)
 }
 
 // TestSequentializationsAgree runs random concurrent programs and their
