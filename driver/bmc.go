@@ -39,6 +39,15 @@ type BMCOptions struct {
 	// programs are unrolled as usual.
 	Unwind   bool
 	Progress io.Writer
+	// Proof, when not nil, decides what BMC leaves open on a program whose
+	// executions may be longer than the step bound (when the user did not
+	// state the bound): a proof engine on the same encoding, with solvers
+	// named by Solver. A program none of whose executions is longer than
+	// the bound allows is then proved directly, without BMC first.
+	Proof  *ProofOptions
+	Solver string
+	// ProveOnly runs the proof engine without BMC first (bmc prove).
+	ProveOnly bool
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.
@@ -153,6 +162,13 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	sys := m.System()
 	res := &result.Result{Engine: "bmc+" + s.Name()}
 	defer func() { res.Elapsed = time.Since(start) }()
+	if opts.Proof != nil && (opts.ProveOnly || !opts.StepsStated && !endsWithin(m, max(opts.MaxSteps, opts.UntilEnded))) {
+		// Some executions are longer than any step bound BMC could reach
+		// (loops, recursion): its bounded search would decide nothing
+		// that the proof engine does not, and PDR's counterexamples are
+		// as short as BMC's.
+		return prove(ctx, p, m, limits, make([]bool, len(limits)), *opts.Proof, opts.Solver, opts)
+	}
 	task := engine.Task{Target: sys.Bad[encode.PropViolation].Lit, Running: m.Running(), MaxSteps: opts.MaxSteps,
 		UntilEnded: opts.UntilEnded, Ended: m.Ended, Fixed: m.Fixed, Whole: m.Longest() > 0, Progress: opts.Progress}
 	for _, l := range limits {
@@ -183,6 +199,12 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, opts.Depth)
 	case opts.StepsStated:
 		res.StepsCut = true
+	case opts.Proof != nil:
+		pr, err := prove(ctx, p, m, limits, out.Seen, *opts.Proof, opts.Solver, opts)
+		if pr != nil {
+			pr.Engine = fmt.Sprintf("%s to %d steps, then %s", res.Engine, out.Bound, pr.Engine)
+		}
+		return pr, err
 	default:
 		// The verdict rule: a bound the user did not give decides nothing.
 		res.StepsCut = true
@@ -221,6 +243,20 @@ func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *res
 	}
 	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, opts.Depth)
 	return res, nil
+}
+
+// endsWithin reports whether every execution of m has ended after at
+// most n steps, as far as the encoding can tell from control flow alone.
+func endsWithin(m encode.Model, n int) bool {
+	if m.Longest() > 0 {
+		return true
+	}
+	for k := 0; k <= n; k++ {
+		if m.Ended(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // callDepth is the most frames a thread starting in entry can hold (or

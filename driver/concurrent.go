@@ -58,12 +58,15 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 	for k := lo; k <= hi; k++ {
 		bd := bound(k)
 		var err error
-		if res, err = checkBound(ctx, p, o, method, bd); err != nil {
+		if res, err = checkBound(ctx, p, o, method, bd, false); err != nil {
 			return nil, err
 		}
-		res.Engine = fmt.Sprintf("bmc+%s, %s sequentialization", o.Solver, method)
+		if res.Engine == "" {
+			res.Engine = "bmc+" + o.Solver
+		}
+		res.Engine += fmt.Sprintf(", %s sequentialization", method)
 		if method == "direct" {
-			res.Engine = fmt.Sprintf("bmc+%s, direct interleaving product", o.Solver)
+			res.Engine = strings.TrimSuffix(res.Engine, ", direct sequentialization") + ", direct interleaving product"
 		}
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
@@ -115,6 +118,8 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 	case cut:
 		// Only a step bound the user stated cuts a "safe" short.
 		res.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)
+	case res.Proof != "":
+		res.Bounds += ", executions of any length"
 	default:
 		res.Bounds += fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", res.Bound)
 	}
@@ -123,16 +128,18 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 }
 
 // checkBound checks p within one bound bd by BMC on the encoding named
-// by method (eager, lazy or direct). The counterexample is mapped back to
+// by method (eager, lazy or direct), and a proof engine where BMC cannot
+// cover every execution (proveOnly: the proof engine alone). The counterexample is mapped back to
 // an interleaving and replayed within bd.
-func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound) (*result.Result, error) {
+func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool) (*result.Result, error) {
 	s, err := NewSolver(o.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	eo := within(o.Bounds, bd)
-	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded}
+	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
+		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, ProveOnly: proveOnly}
 	if method == "direct" {
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
 			return explicit.Replay(p, eo.explicitOptions(), steps)

@@ -55,6 +55,9 @@ type Options struct {
 	MaxMemory int64
 	Progress  io.Writer // nil: quiet
 	Bounds    Bounds
+	// Proof decides, on the bmc engine, executions longer than the step
+	// bound when the user did not state it (Method "": auto).
+	Proof ProofOptions
 }
 
 // Bounds are the bounds of the question (a context bound, the call
@@ -114,11 +117,14 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	if o.Seq == "" {
 		o.Seq = "auto"
 	}
+	if o.Proof.Method == "" {
+		o.Proof.Method = "auto"
+	}
 	// Every name is checked, whether or not the engine will read it.
 	for _, c := range []struct {
 		what, name string
 		names      []string
-	}{{"engine", o.Engine, Engines}, {"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}} {
+	}{{"engine", o.Engine, Engines}, {"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}} {
 		if !slices.Contains(c.names, c.name) {
 			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
 		}
@@ -187,7 +193,8 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		return nil, err
 	}
 	res, err := BMC(ctx, p, s, BMCOptions{
-		Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress})
+		Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress,
+		Proof: &o.Proof, Solver: o.Solver})
 	s.Close()
 	if err != nil || res.Verdict != result.Unknown {
 		return res, err

@@ -67,19 +67,39 @@ type Witness struct {
 	Inputs  [][]bool // [frame][input index in Sys.Inputs()]
 }
 
-// Witness reads frames 0..k of the last model.
+// Witness reads frames 0..k of the last model: the state of frame 0 and
+// every frame's inputs, and the states after frame 0 by simulating the
+// system on them. A latch or input the query's cone does not reach is
+// not in the solver; any value of it serves (a latch's initial one, when
+// it has one, else false), so the path is read without building
+// anything after the query.
 func (b *BMC) Witness(k int) *Witness {
+	return readWitness(b.Sys, b.S, b.U, k)
+}
+
+func readWitness(sys *ts.System, s solver.Solver, u *Unrolling, k int) *Witness {
 	w := &Witness{}
+	read := func(l ts.Lit, i int) bool {
+		x, ok := u.Built(l, i)
+		return ok && s.Value(x)
+	}
+	var ls []bool
+	for _, l := range sys.Latches() {
+		_, built := u.Built(l.Lit, 0)
+		ls = append(ls, read(l.Lit, 0) || !built && !u.FreeStart && l.Init == ts.Init1)
+	}
 	for i := 0; i <= k; i++ {
-		var ls, ins []bool
-		for _, l := range b.Sys.Latches() {
-			ls = append(ls, b.S.Value(b.U.At(l.Lit, i)))
-		}
-		for _, in := range b.Sys.Inputs() {
-			ins = append(ins, b.S.Value(b.U.At(in, i)))
+		var ins []bool
+		for _, in := range sys.Inputs() {
+			ins = append(ins, read(in, i))
 		}
 		w.Latches = append(w.Latches, ls)
 		w.Inputs = append(w.Inputs, ins)
+		vals := w.Values(sys, i)
+		ls = nil
+		for _, l := range sys.Latches() {
+			ls = append(ls, ts.Value(vals, l.Next))
+		}
 	}
 	return w
 }

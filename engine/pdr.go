@@ -33,18 +33,38 @@ import (
 // Counterexamples are confirmed by BMC and invariants by CheckInvariant,
 // each on a fresh solver from t.NewSolver, before they are returned.
 func PDR(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
-	s := t.NewSolver()
-	defer s.Close()
-	p := &pdr{ctx: ctx, sys: sys, task: t, s: s, u: NewUnrolling(sys, s)}
-	p.u.FreeStart = true
-	// The conjunction may add nodes to sys: before the frames are built.
-	ok := sys.Ands(sys.Constraints...)
-	if err := p.u.Extend(ctx, 1); err != nil {
-		return &Proof{Status: solver.Unknown, Reason: p.stopReason()}
+	p := &pdr{ctx: ctx, sys: sys, task: t}
+	// The conjunction may add nodes to sys: before any frame is built.
+	p.okNode = sys.Ands(sys.Constraints...)
+	p.acts = []solver.Lit{0} // F_0 is p.init, not a delta
+	p.delta = [][]cube{nil}
+	if err := p.load(); err != nil {
+		return &Proof{Status: solver.Unknown, Reason: err.Error()}
 	}
-	p.ok = p.u.At(ok, 0)
-	p.bad = p.u.At(t.Target, 0)
-	for _, l := range sys.Latches() {
+	proof, err := p.run()
+	p.s.Close()
+	if err != nil {
+		return &Proof{Status: solver.Unknown, Reason: err.Error()}
+	}
+	return proof
+}
+
+// load makes a new solver with the transition relation and the frames:
+// each frame's activation literal, implying the next one's, and the
+// clauses of its delta.
+func (p *pdr) load() error {
+	if p.s != nil {
+		p.s.Close()
+	}
+	s := p.task.NewSolver()
+	p.s, p.u, p.retired, p.init = s, NewUnrolling(p.sys, s), 0, nil
+	p.u.FreeStart = true
+	if err := p.u.Extend(p.ctx, 1); err != nil {
+		return errors.New(p.stopReason())
+	}
+	p.ok = p.u.At(p.okNode, 0)
+	p.bad = p.u.At(p.task.Target, 0)
+	for _, l := range p.sys.Latches() {
 		switch l.Init {
 		case ts.Init0:
 			p.init = append(p.init, s.Not(p.u.At(l.Lit, 0)))
@@ -52,13 +72,18 @@ func PDR(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 			p.init = append(p.init, p.u.At(l.Lit, 0))
 		}
 	}
-	p.acts = []solver.Lit{0} // F_0 is p.init, not a delta
-	p.delta = [][]cube{nil}
-	proof, err := p.run()
-	if err != nil {
-		return &Proof{Status: solver.Unknown, Reason: err.Error()}
+	for i := 1; i < len(p.acts); i++ {
+		p.acts[i] = s.NewVar()
+		if i > 1 {
+			s.AddClause(s.Not(p.acts[i-1]), p.acts[i])
+		}
 	}
-	return proof
+	for i := 1; i < len(p.delta); i++ {
+		for _, c := range p.delta[i] {
+			s.AddClause(append(p.negated(p.at(c, 0)), s.Not(p.acts[i]))...)
+		}
+	}
+	return nil
 }
 
 // cube is a conjunction of latch literals, sorted, each latch at most
@@ -113,19 +138,23 @@ func (q *queue) Pop() any {
 }
 
 type pdr struct {
-	ctx  context.Context
-	sys  *ts.System
-	task ProofTask
-	s    solver.Solver
-	u    *Unrolling
-	ok   solver.Lit   // the constraints at frame 0
-	bad  solver.Lit   // Target at frame 0
-	init []solver.Lit // F_0: the latches with a fixed initial value, at frame 0
+	ctx    context.Context
+	sys    *ts.System
+	task   ProofTask
+	s      solver.Solver
+	u      *Unrolling
+	okNode ts.Lit       // the conjunction of the constraints
+	ok     solver.Lit   // the constraints at frame 0
+	bad    solver.Lit   // Target at frame 0
+	init   []solver.Lit // F_0: the latches with a fixed initial value, at frame 0
 	// acts[i] switches on the clauses of delta[i] and implies acts[i+1];
 	// index 0 is unused.
 	acts  []solver.Lit
 	delta [][]cube
 	seq   int
+	// retired counts the activation literals of temporary clauses that
+	// have been switched off in s (see retire).
+	retired int
 }
 
 // top is the highest frame.
@@ -146,7 +175,7 @@ func (p *pdr) frame(i int) []solver.Lit {
 func (p *pdr) addFrame() {
 	act := p.s.NewVar()
 	if p.top() > 0 {
-		p.s.Assert(solver.Implies(p.s, p.acts[p.top()], act))
+		p.s.AddClause(p.s.Not(p.acts[p.top()]), act)
 	}
 	p.acts = append(p.acts, act)
 	p.delta = append(p.delta, nil)
@@ -212,7 +241,7 @@ func (p *pdr) run() (*Proof, error) {
 			if st == solver.Unsat {
 				break
 			}
-			o, err := p.lifted(p.bad, nil)
+			o, err := p.lifted([]solver.Lit{p.bad}, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -256,44 +285,56 @@ func (p *pdr) clauses(i int) []cube {
 // hardware", FMCAD 2011; EMB's ternary simulation serves the same
 // end): with the inputs fixed, the latches whose values a core of
 // "state ∧ inputs ∧ ¬goal" needs are a cube all of whose states reach
-// goal. The obligation that the cube would lead to is next.
-func (p *pdr) lifted(goal solver.Lit, next *obligation) (*obligation, error) {
+// goal (the conjunction of the literals). The obligation that the cube
+// would lead to is next.
+func (p *pdr) lifted(goal []solver.Lit, next *obligation) (*obligation, error) {
 	o := &obligation{next: next, seq: p.seq}
 	p.seq++
+	// Only what the solver holds is read and assumed: a latch or input
+	// outside every query's cone is in no core, and false serves.
 	var assume []solver.Lit
-	for _, l := range p.sys.Latches() {
-		x := p.u.At(l.Lit, 0)
-		v := p.s.Value(x)
+	latchOf := map[solver.Lit]int{}
+	for j, l := range p.sys.Latches() {
+		x, ok := p.u.Built(l.Lit, 0)
+		v := ok && p.s.Value(x)
 		o.state = append(o.state, v)
+		if !ok {
+			continue
+		}
 		if !v {
 			x = p.s.Not(x)
 		}
+		latchOf[x] = j
 		assume = append(assume, x)
 	}
 	for _, in := range p.sys.Inputs() {
-		x := p.u.At(in, 0)
-		v := p.s.Value(x)
+		x, ok := p.u.Built(in, 0)
+		v := ok && p.s.Value(x)
 		o.inputs = append(o.inputs, v)
+		if !ok {
+			continue
+		}
 		if !v {
 			x = p.s.Not(x)
 		}
 		assume = append(assume, x)
 	}
-	st, err := p.solve(append(assume, p.s.Not(goal))...)
+	act := p.temporary(p.negated(goal))
+	defer p.retire(act)
+	st, err := p.solve(append(assume, act)...)
 	if err != nil {
 		return nil, err
 	}
 	if st != solver.Unsat {
 		return nil, errors.New("internal error: a state and inputs do not determine a step")
 	}
-	failed := failedSet(p.s)
-	for i, l := range p.sys.Latches() {
-		if failed[assume[i]] {
-			if o.state[i] {
-				o.c = append(o.c, l.Lit)
-			} else {
-				o.c = append(o.c, l.Lit.Not())
+	for _, x := range p.s.Failed() {
+		if j, ok := latchOf[x]; ok {
+			l := p.sys.Latches()[j].Lit
+			if !o.state[j] {
+				l = l.Not()
 			}
+			o.c = append(o.c, l)
 		}
 	}
 	slices.Sort(o.c)
@@ -316,8 +357,15 @@ func failedSet(s solver.Solver) map[solver.Lit]bool {
 // too, as every state outside it is outside c (EMB's use of the final
 // conflict), though it may meet F_0.
 func (p *pdr) relative(c cube, i int) (solver.Status, cube, error) {
+	if p.retired > 2*p.sys.NumVars()+1000 {
+		if err := p.load(); err != nil {
+			return solver.Unknown, nil, err
+		}
+	}
 	next := p.at(c, 1)
-	assume := append(p.frame(i-1), p.ok, p.s.Not(solver.Ands(p.s, p.at(c, 0)...)))
+	act := p.temporary(p.negated(p.at(c, 0)))
+	defer p.retire(act)
+	assume := append(p.frame(i-1), p.ok, act)
 	st, err := p.solve(append(assume, next...)...)
 	if st != solver.Unsat {
 		return st, nil, err
@@ -330,6 +378,34 @@ func (p *pdr) relative(c cube, i int) (solver.Status, cube, error) {
 		}
 	}
 	return st, core, nil
+}
+
+// temporary adds the clause under a fresh activation literal, which it
+// returns: the clause holds in the queries that assume the literal.
+func (p *pdr) temporary(clause []solver.Lit) solver.Lit {
+	act := p.s.NewVar()
+	p.s.AddClause(append(clause, p.s.Not(act))...)
+	return act
+}
+
+// retire switches off a temporary clause for good. Its variable stays
+// in the solver, and each query costs time for every variable (gini
+// initializes per-variable state on each Solve), so the solver is rebuilt
+// when the retired variables outnumber the frames' own, as Bradley's
+// IC3ref does.
+func (p *pdr) retire(act solver.Lit) {
+	p.s.AddClause(p.s.Not(act))
+	p.retired++
+}
+
+// negated returns the negations of ls: as a clause, the negation of
+// their conjunction.
+func (p *pdr) negated(ls []solver.Lit) []solver.Lit {
+	out := make([]solver.Lit, len(ls))
+	for i, l := range ls {
+		out[i] = p.s.Not(l)
+	}
+	return out
 }
 
 // withoutInit makes the core of c exclude F_0 again by adding back a
@@ -393,7 +469,7 @@ func (p *pdr) addCube(c cube, i int) {
 		p.delta[j] = slices.DeleteFunc(p.delta[j], c.subsumes)
 	}
 	p.delta[i] = append(p.delta[i], c)
-	p.s.Assert(solver.Implies(p.s, p.acts[i], p.s.Not(solver.Ands(p.s, p.at(c, 0)...))))
+	p.s.AddClause(append(p.negated(p.at(c, 0)), p.s.Not(p.acts[i]))...)
 }
 
 // block blocks o and the obligations it leads to (EMB's recursive
@@ -416,7 +492,7 @@ func (p *pdr) block(o *obligation) (*obligation, error) {
 		}
 		if st == solver.Sat {
 			// A predecessor in F_{level-1}: block it first, then o again.
-			pred, err := p.lifted(solver.Ands(p.s, append(p.at(o.c, 1), p.ok)...), o)
+			pred, err := p.lifted(append(p.at(o.c, 1), p.ok), o)
 			if err != nil {
 				return nil, err
 			}

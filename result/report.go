@@ -17,12 +17,20 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	}
 	switch r.Verdict {
 	case Safe:
+		if r.Proof != "" {
+			fmt.Fprintf(w, "%s: safe: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+			break
+		}
 		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)
 	case Unknown:
 		fmt.Fprintf(w, "%s: unknown: no violation found within %s, but the search was incomplete: %s (%s)\n",
 			file, r.Bounds, strings.Join(r.Limits, "; "), stats)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "%s: to decide it: %s\n", file, r.Advice)
+		}
+		if t := r.CTI; t != nil {
+			fmt.Fprintf(w, "%s: %s, %d steps:\n", file, t.Violation, t.Statements())
+			t.writeSteps(w)
 		}
 	case Unsafe:
 		t := r.Trace
@@ -32,17 +40,22 @@ func (r *Result) WriteText(w io.Writer, file string) {
 		} else {
 			fmt.Fprintf(w, "trace (%d steps):\n", t.Statements())
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, s := range t.Steps {
-			if s.Event != "" {
-				fmt.Fprintf(tw, "  ---- %s\n", s.Event)
-				continue
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Thread, s.Pos, s.Stmt, strings.Join(s.Changes, " "))
-		}
-		tw.Flush()
+		t.writeSteps(w)
 		fmt.Fprintf(w, "%s: unsafe: violation found within %s (%s)\n", file, r.Bounds, stats)
 	}
+}
+
+// writeSteps prints the steps of t, one per line, in aligned columns.
+func (t *Trace) writeSteps(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range t.Steps {
+		if s.Event != "" {
+			fmt.Fprintf(tw, "  ---- %s\n", s.Event)
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", s.Thread, s.Pos, s.Stmt, strings.Join(s.Changes, " "))
+	}
+	tw.Flush()
 }
 
 // Statements is the number of executed statements in the trace
@@ -83,10 +96,13 @@ type jsonResult struct {
 	Limits    []string   `json:"limits,omitempty"`
 	Advice    string     `json:"advice,omitempty"`
 	States    int        `json:"states,omitempty"`
+	Proof     string     `json:"proof,omitempty"`
 	Stats     string     `json:"stats"`
 	Seconds   float64    `json:"seconds"`
 	Violation *jsonViol  `json:"violation,omitempty"`
 	Trace     []jsonStep `json:"trace,omitempty"`
+	// CTI is a counterexample to induction (not a bug).
+	CTI []jsonStep `json:"counterexample_to_induction,omitempty"`
 }
 
 type jsonViol struct {
@@ -100,11 +116,16 @@ type jsonViol struct {
 // WriteJSON prints the result as one JSON object.
 func (r *Result) WriteJSON(w io.Writer, file string) error {
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: r.Verdict.String(), Bounds: r.Bounds,
-		Limits: r.Limits, Advice: r.Advice, States: r.States, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {
 			out.Trace = append(out.Trace, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
+		}
+	}
+	if t := r.CTI; t != nil {
+		for _, s := range t.Steps {
+			out.CTI = append(out.CTI, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
 		}
 	}
 	enc := json.NewEncoder(w)

@@ -31,6 +31,14 @@ type Result struct {
 	// ContextBound is, for a violation found by deepening the rounds or
 	// switches (bmc on a concurrent program), the smallest that has one.
 	ContextBound int
-	Stats        string // what the engine did, for people ("1234 states")
-	Elapsed      time.Duration
+	// Proof says, for Safe from a proof engine, what the proof rests on
+	// ("inductive invariant of 38 clauses at frame 15"): the verdict
+	// covers executions of any length.
+	Proof string
+	// CTI is, for Unknown from k-induction, a counterexample to
+	// induction: statements from a state that need not be reachable to a
+	// violation. It is not a bug and is not replayed.
+	CTI     *Trace
+	Stats   string // what the engine did, for people ("1234 states")
+	Elapsed time.Duration
 }

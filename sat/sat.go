@@ -26,6 +26,9 @@ type Solver struct {
 	roots   []z.Lit // scratch for CnfSince roots
 	assert  []z.Lit // every asserted formula, in order
 	nAssert int     // assert[:nAssert] are unit clauses in g
+	// pending holds the clauses added since the last sync, each ended by
+	// z.LitNull, for g once their variables exist there.
+	pending []z.Lit
 
 	status solver.Status // result of the last Solve
 	failed []solver.Lit  // failed assumptions of the last Solve (Unsat)
@@ -103,6 +106,19 @@ func (s *Solver) sync() {
 		s.g.Add(z.LitNull)
 	}
 	s.nAssert = len(s.assert)
+	for _, m := range s.pending {
+		s.g.Add(m)
+	}
+	s.pending = s.pending[:0]
+}
+
+// AddClause adds the disjunction of lits as one clause of g (at the next
+// Solve), building no gate.
+func (s *Solver) AddClause(lits ...solver.Lit) {
+	for _, a := range lits {
+		s.pending = append(s.pending, s.lit(a))
+	}
+	s.pending = append(s.pending, z.LitNull)
 }
 
 // Solve decides the assertions under the assumptions. It returns
@@ -249,7 +265,7 @@ func (s *Solver) Failed() []solver.Lit {
 // Close drops the circuit and the SAT solver; s must not be used after.
 func (s *Solver) Close() {
 	s.c, s.g = nil, nil
-	s.marks, s.roots, s.assert, s.failed, s.model = nil, nil, nil, nil, nil
+	s.marks, s.roots, s.assert, s.pending, s.failed, s.model = nil, nil, nil, nil, nil, nil
 }
 
 // clauses collects clauses in the form logic.C's CnfSince emits them

@@ -177,6 +177,9 @@ func (z *Z3) And(a, b solver.Lit) solver.Lit {
 // Assert adds a permanently.
 func (z *Z3) Assert(a solver.Lit) { z.s.Assert(z.terms[z.index(a)]) }
 
+// AddClause asserts the disjunction of lits (Z3 shares equal terms).
+func (z *Z3) AddClause(lits ...solver.Lit) { z.Assert(solver.Ors(z, lits...)) }
+
 // assumption is the term to hand Z3 for the assumption a: a's own term if
 // it is a variable or a negated one, else a fresh constant p, made once
 // for a, with p ⇒ a asserted.

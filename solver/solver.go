@@ -34,6 +34,12 @@ type Solver interface {
 	Name() string
 	// Assert adds a permanently.
 	Assert(a Lit)
+	// AddClause adds the disjunction of lits permanently. A SAT solver
+	// takes it as one clause, with no gate for the disjunction, so that
+	// an engine that adds many short-lived clauses (each under its own
+	// activation literal, then retired by a unit) does not grow the
+	// circuit every query must carry.
+	AddClause(lits ...Lit)
 	// Solve decides the asserted formulas together with the assumptions,
 	// which hold for this call only. It returns Unknown when ctx is done
 	// first.

@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// jsonRequested reports whether args ask `bmc check` or `bmc compare`
+// jsonRequested reports whether args ask `bmc check`, `compare` or `prove`
 // for JSON. It reads the arguments before cobra does, so that cobra's own
 // errors (an unknown flag, a missing file argument) are answered in JSON
 // too.
 func jsonRequested(args []string) bool {
-	if len(args) == 0 || args[0] != "check" && args[0] != "compare" {
+	if len(args) == 0 || args[0] != "check" && args[0] != "compare" && args[0] != "prove" {
 		return false
 	}
 	on := false

@@ -120,7 +120,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageHint("bmc "+c.Name(), "bmc %s: %v", c.Name(), err)
 	})
-	root.AddCommand(newCheck(stdout, stderr), newCompare(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newCompare(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr), newProve(stdout, stderr))
 	return root
 }
 

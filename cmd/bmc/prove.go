@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"bmc/driver"
+	"bmc/ir"
+	"bmc/result"
+)
+
+type proveFlags struct {
+	method      string
+	maxK        int
+	solver      string
+	seq         string
+	rounds      int
+	switches    int
+	depth       int
+	maxThreads  int
+	threads     string
+	target      string
+	certificate string
+	json        bool
+	quiet       bool
+	limits      limitFlags
+}
+
+func newProve(stdout, stderr io.Writer) *cobra.Command {
+	var f proveFlags
+	cmd := &cobra.Command{
+		Use:   "prove [flags] prog.bpl",
+		Short: "Prove that no execution, however long, reaches a violation",
+		Long: `Prove with k-induction or IC3/PDR that no execution of any length reaches an
+assertion failure or error label: a sequential program within the call
+depth (proved only when no execution overflows it); a concurrent program
+within -k rounds or --switches context switches through a sequentialization
+(--seq eager, lazy or direct), or, with neither, for every interleaving
+(the interleaving product, any number of context switches).
+
+Methods: kind (Claessen's improved k-induction), kind-simple (k-induction
+with simple-path constraints), pdr (IC3/PDR), auto (pdr). A violation is
+found as well as proved absent: its trace is replayed before it is printed.
+When induction stops at --max-k, the counterexample to induction is shown:
+a path from a state that need not be reachable, not a bug.
+
+Exit status: 0 proved, 10 violation found (trace printed), 2 bad input or
+usage, 3 unknown (the reason is printed), 4 internal error.`,
+		Args: exactlyOneFile,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			err := runProve(cmd, args[0], &f, stdout, stderr)
+			if ee, ok := err.(*exitError); ok {
+				ee.file = args[0]
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr)")
+	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
+	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3")
+	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (eager)")
+	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
+	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
+	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
+	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
+	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
+	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
+	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
+	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof to `FILE` (clauses over the named state bits)")
+	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
+	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	f.limits.register(fl, "the whole run, loading the program included")
+	return cmd
+}
+
+func (f *proveFlags) validate(cmd *cobra.Command) error {
+	const name = "bmc prove"
+	fl := cmd.Flags()
+	for _, c := range []struct {
+		what, value string
+		names       []string
+	}{{"proof method", f.method, driver.Methods}, {"solver", f.solver, driver.Solvers}, {"sequentialization", f.seq, driver.Seqs}} {
+		if err := checkName(name, c.what, c.value, c.names); err != nil {
+			return err
+		}
+	}
+	switch {
+	case f.maxK < 1:
+		return usageErr("%s: --max-k must be at least 1, got %d", name, f.maxK)
+	case fl.Changed("rounds") && fl.Changed("switches"):
+		return usageErr("%s: give either -k (rounds) or --switches, not both: each is a bound on the contexts", name)
+	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > driver.MaxRounds):
+		return usageErr("%s: -k must be between 1 and %d, got %d", name, driver.MaxRounds, f.rounds)
+	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
+		return usageErr("%s: --switches must be between 0 and %d, got %d", name, driver.MaxSwitches, f.switches)
+	case f.depth < 1:
+		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
+	case f.maxThreads < 1 || f.maxThreads > 1000:
+		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", name, f.maxThreads)
+	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
+		return usageErr("%s: --certificate needs --method pdr or auto: k-induction proves no invariant over single states", name)
+	case fl.Changed("seq") && !fl.Changed("rounds") && !fl.Changed("switches"):
+		return usageErr("%s: --seq goes with -k or --switches: without a bound every interleaving is proved on the interleaving product", name)
+	}
+	return f.limits.validate(name)
+}
+
+func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.Writer) error {
+	start := time.Now()
+	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
+	defer stop()
+	if err := f.validate(cmd); err != nil {
+		return err
+	}
+	opts := ir.Options{Target: f.target}
+	if f.threads != "" {
+		tc, err := ir.ParseThreads(f.threads)
+		if err != nil {
+			return usageErr("bmc prove: %v", err)
+		}
+		opts.Threads = tc
+	}
+	p, err := loadProgram(ctx, path, opts, stderr)
+	var le *limitError
+	var res *result.Result
+	var cert driver.Certificate
+	switch {
+	case errors.As(err, &le):
+		res = &result.Result{Engine: f.method, Verdict: result.Unknown, Bounds: "not searched", Limits: []string{le.reason}}
+	case err != nil:
+		return err
+	default:
+		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
+			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads}}
+		if f.certificate != "" {
+			o.Proof.Certificate = &cert
+		}
+		if !f.quiet {
+			o.Progress = stderr
+		}
+		res, err = driver.Prove(ctx, p, o)
+		var ue *driver.UsageError
+		switch {
+		case errors.As(err, &ue):
+			return usageErr("bmc prove: %v", err)
+		case err != nil:
+			return internalErr("bmc: %v", err)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	if res.Verdict == result.Safe && f.certificate != "" {
+		if err := writeCertificate(f.certificate, &cert, path, res); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		if err := res.WriteJSON(stdout, path); err != nil {
+			return err
+		}
+	} else {
+		res.WriteText(stdout, path)
+	}
+	switch res.Verdict {
+	case result.Unsafe:
+		return &exitError{code: exitViolation}
+	case result.Unknown:
+		return &exitError{code: exitUnknown}
+	}
+	return nil
+}
+
+// writeCertificate writes the invariant of a proof to file.
+func writeCertificate(file string, cert *driver.Certificate, path string, res *result.Result) error {
+	if cert.Sys == nil {
+		return internalErr("bmc prove: the proof of %s has no invariant to certify", path)
+	}
+	cert.Notes = append([]string{fmt.Sprintf("program %s, %s", path, res.Bounds),
+		"the latches of the transition system in order (for a sequential program, the order of bmc export --aiger)"}, cert.Notes...)
+	out, err := os.Create(file)
+	if err != nil {
+		return usageErr("bmc prove: %v", err)
+	}
+	if err := cert.WriteCertificate(out); err != nil {
+		out.Close()
+		return internalErr("bmc prove: writing %s: %v", file, err)
+	}
+	if err := out.Close(); err != nil {
+		return internalErr("bmc prove: writing %s: %v", file, err)
+	}
+	return nil
+}

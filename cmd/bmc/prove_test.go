@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"bmc/driver"
+	"bmc/engine"
+	"bmc/ir"
+)
+
+// TestProve runs `bmc prove` on our examples and on bad requests: the
+// exit status, and what the output must say.
+func TestProve(t *testing.T) {
+	cert := filepath.Join(t.TempDir(), "cert.txt")
+	safe := writeProg(t, `decl a, b;
+void main() begin
+  a, b := F, F;
+  while (*) do
+    a, b := b, a;
+    assert(!a);
+  od
+end
+`)
+	tests := []struct {
+		args []string
+		code int
+		want string // in stdout or stderr
+	}{
+		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within 12 steps"},
+		{[]string{"prove", "--quiet", "--method", "kind", "../../examples/seq_counter.bpl"}, exitViolation, "assertion failed"},
+		{[]string{"prove", "--quiet", "--certificate", cert, safe}, exitSafe, "safe: proved"},
+		{[]string{"prove", "--quiet", "--method", "kind", safe}, exitSafe, "-inductive; k-induction (improved)"},
+		{[]string{"prove", "--quiet", "--method", "kind-simple", "--max-k", "1", "../../examples/seq_counter.bpl"}, exitUnknown, "counterexample to induction"},
+		{[]string{"prove", "--quiet", "--depth", "4", "../../examples/seq_recursion.bpl"}, exitUnknown, "depth bound reached"},
+		{[]string{"prove", "--method", "bogus", safe}, exitBadInput, `unknown proof method "bogus"`},
+		{[]string{"prove", "--method", "kind", "--certificate", cert, safe}, exitBadInput, "--certificate needs --method pdr"},
+		{[]string{"prove", "--seq", "lazy", safe}, exitBadInput, "--seq goes with -k or --switches"},
+		{[]string{"prove", "--max-k", "0", safe}, exitBadInput, "--max-k must be at least 1"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args[1:], " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, &stdout, &stderr)
+			out := stdout.String() + stderr.String()
+			if code != tc.code || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, want %d with %q:\n%s", code, tc.code, tc.want, out)
+			}
+		})
+	}
+	// The certificate of the proof above re-checks on a fresh solver.
+	text, err := os.ReadFile(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := load(safe, ir.Options{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c driver.Certificate
+	o := driver.Options{Solver: "gini", Bounds: driver.DefaultBounds(), Proof: driver.ProofOptions{Method: "pdr", Certificate: &c}}
+	if _, err := driver.Prove(t.Context(), p, o); err != nil || c.Sys == nil {
+		t.Fatalf("no proof to rebuild the system from: %v", err)
+	}
+	inv, err := driver.ReadCertificate(c.Sys, string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := driver.NewSolver("gini")
+	defer s.Close()
+	if err := engine.CheckInvariant(t.Context(), c.Sys, s, c.Target, inv); err != nil {
+		t.Errorf("the certificate written by bmc prove does not check: %v\n%s", err, text)
+	}
+}

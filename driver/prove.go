@@ -1,0 +1,421 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"bmc/encode"
+	"bmc/engine"
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/seq"
+	"bmc/solver"
+	"bmc/ts"
+)
+
+// Methods are the proof engines by name: auto (PDR), Claessen's improved
+// k-induction, k-induction with simple-path constraints, and IC3/PDR.
+var Methods = []string{"auto", "kind", "kind-simple", "pdr"}
+
+// DefaultMaxK bounds k-induction's k and PDR's frames when the user gives
+// no --max-k.
+const DefaultMaxK = 200
+
+// ProofOptions choose how an encoded program is proved: the engine and
+// its bound on k or frames.
+type ProofOptions struct {
+	Method string // one of Methods
+	MaxK   int    // 0: DefaultMaxK
+	// Certificate, when not nil, receives the inductive invariant of a
+	// proof (see WriteCertificate).
+	Certificate *Certificate
+}
+
+// Certificate is a proof's inductive invariant over the state bits of
+// the system it was found on: the system, named so that its bits can be
+// told apart (ts.System latch names), and the invariant's clauses.
+type Certificate struct {
+	Sys       *ts.System
+	Target    ts.Lit
+	Invariant [][]ts.Lit
+	// Notes say, for a reader, what the bits stand for beyond their names
+	// (which variables share a stack slot) and what was proved.
+	Notes []string
+}
+
+// prove decides with a proof engine whether executions of m of any length
+// reach the violation, and then whether they reach a limit (a full call
+// stack, no free thread slot), each only if BMC has not already seen it
+// (seen, by index in limits). A violation is replayed as BMC's are; a
+// reachable limit leaves the answer unknown, as in BMC.
+func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName string, opts BMCOptions) (*result.Result, error) {
+	sys := m.System()
+	res := &result.Result{Engine: proofEngine(po.Method) + "+" + solverName}
+	newSolver := func() solver.Solver {
+		s, err := NewSolver(solverName)
+		if err != nil {
+			// The name was checked before any engine ran.
+			panic(err)
+		}
+		return s
+	}
+	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: newSolver, Progress: opts.Progress}
+	if task.MaxK == 0 {
+		task.MaxK = DefaultMaxK
+	}
+	run := func(target ts.Lit) *engine.Proof {
+		task.Target = target
+		switch po.Method {
+		case "kind":
+			return engine.ImprovedInduction(ctx, sys, task)
+		case "kind-simple":
+			return engine.KInduction(ctx, sys, task)
+		}
+		return engine.PDR(ctx, sys, task)
+	}
+	res.Stats = fmt.Sprintf("%d latches, %d inputs, %d nodes", len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
+	res.Bounds = fmt.Sprintf("executions of any length, call depth %d", opts.Depth)
+	viol := sys.Bad[encode.PropViolation].Lit
+	var open []ts.Lit // the limits BMC has not seen
+	for i, l := range limits {
+		if seen[i] {
+			res.Limits = append(res.Limits, l.what)
+		} else {
+			open = append(open, l.lit)
+		}
+	}
+	if len(res.Limits) > 0 {
+		open = nil // the answer is unknown unless there is a violation
+	}
+	// The encoding cuts an execution short at a limit, so that "no
+	// violation" is a proof for the program only if no execution meets
+	// one: one proof for the violation or a limit. A path to a limit
+	// alone sends the question back for the violation alone.
+	target := sys.Ors(append([]ts.Lit{viol}, open...)...)
+	pf := run(target)
+	if pf.Status == solver.Sat && len(open) > 0 {
+		last := pf.Witness.Values(sys, pf.Bound)
+		if !ts.Value(last, viol) {
+			for _, l := range limits {
+				if ts.Value(last, l.lit) {
+					res.Limits = append(res.Limits, l.what)
+				}
+			}
+			target = viol
+			pf = run(viol)
+		}
+	}
+	switch pf.Status {
+	case solver.Sat:
+		res.Bound = pf.Bound
+		return counterexample(p, m, &engine.Outcome{Status: solver.Sat, Bound: pf.Bound, Witness: pf.Witness}, res, opts)
+	case solver.Unknown:
+		what := "a violation"
+		if target != viol {
+			what = "a violation or a limit of the encoding (a full call stack or thread table)"
+		}
+		return proofOpen(p, m, pf, res, what, opts.Depth)
+	}
+	res.Proof = proofStats(pf, po.Method)
+	res.Bound = pf.Bound
+	if len(res.Limits) > 0 {
+		// Say what was proved: the violation is unreachable on every
+		// execution the limits do not cut.
+		res.Verdict = result.Unknown
+		res.Limits = append(res.Limits, fmt.Sprintf("no violation on any execution that stays within them (proved: %s)", res.Proof))
+		res.Proof = ""
+		return res, nil
+	}
+	res.Verdict = result.Safe
+	if po.Certificate != nil && pf.Invariant != nil {
+		po.Certificate.Sys, po.Certificate.Target, po.Certificate.Invariant = sys, target, pf.Invariant
+		po.Certificate.Notes = slotNotes(p)
+	}
+	return res, nil
+}
+
+// proofEngine names the engine of a method.
+func proofEngine(method string) string {
+	switch method {
+	case "kind":
+		return "k-induction (improved)"
+	case "kind-simple":
+		return "k-induction (simple path)"
+	}
+	return "pdr"
+}
+
+// proofStats words what a proof rests on.
+func proofStats(pf *engine.Proof, method string) string {
+	if method == "pdr" || method == "auto" {
+		lits := 0
+		for _, c := range pf.Invariant {
+			lits += len(c)
+		}
+		return fmt.Sprintf("inductive invariant of %s (%d literals) at frame %d", result.Plural(len(pf.Invariant), "clause"), lits, pf.Bound)
+	}
+	return fmt.Sprintf("%d-inductive", pf.Bound)
+}
+
+// proofOpen is the unknown result of a proof engine that stopped while
+// deciding whether what is reachable: its reason, and a counterexample to
+// induction, when there is one, as the program's statements (a path from
+// a state that need not be reachable: not a bug).
+func proofOpen(p *ir.Program, m encode.Model, pf *engine.Proof, res *result.Result, what string, depth int) (*result.Result, error) {
+	res.Verdict = result.Unknown
+	res.Bounds = fmt.Sprintf("executions of any length, call depth %d", depth)
+	res.Limits = append(res.Limits, fmt.Sprintf("%s: no proof that %s is unreachable", pf.Reason, what))
+	if pf.CTI != nil {
+		sys := m.System()
+		k := len(pf.CTI.Latches) - 1
+		steps, err := m.Steps(func(i int) []bool { return pf.CTI.Values(sys, i) }, k)
+		if err == nil && len(steps) > 0 {
+			res.CTI = ctiTrace(p, steps)
+		}
+	}
+	return res, nil
+}
+
+// ctiTrace shows the statements of a counterexample to induction with the
+// globals each changes. It is not replayed: it starts in a state that
+// need not be reachable.
+func ctiTrace(p *ir.Program, steps []result.ReplayStep) *result.Trace {
+	t := &result.Trace{Violation: "counterexample to induction (not a bug: its first state need not be reachable)"}
+	var before []ir.Value
+	for _, st := range steps {
+		e := st.Edge
+		s := result.Step{Thread: fmt.Sprintf("%d", st.Thread), Pos: e.Pos, File: p.File, Proc: e.Proc.Name, Stmt: e.Stmt}
+		for i, v := range st.Globals {
+			if i < len(p.Globals) && (before == nil || before[i] != v) {
+				s.Changes = append(s.Changes, fmt.Sprintf("%s=%s", p.Globals[i].Name, v))
+			}
+		}
+		if st.Globals != nil {
+			before = st.Globals
+		}
+		t.Steps = append(t.Steps, s)
+	}
+	return t
+}
+
+// WriteCertificate writes c's invariant for another tool: a comment
+// naming every latch of the system (in the order of `bmc export --aiger`,
+// numbered from 1), then the clauses in DIMACS form over those numbers,
+// one per line, ending in 0. Every state reachable from the initial
+// states satisfies every clause, no state that satisfies them all is
+// bad, and each transition from such a state leads to another one.
+func (c *Certificate) WriteCertificate(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "c bmc certificate: an inductive invariant that excludes the bad states\n")
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "c %s\n", n)
+	}
+	index := map[int]int{}
+	for i, l := range c.Sys.Latches() {
+		index[l.Lit.Var()] = i + 1
+		fmt.Fprintf(&b, "c latch %d %s\n", i+1, l.Name)
+	}
+	fmt.Fprintf(&b, "p cnf %d %d\n", len(c.Sys.Latches()), len(c.Invariant))
+	for _, cl := range c.Invariant {
+		for _, l := range cl {
+			n := index[l.Var()]
+			if l.IsNeg() {
+				n = -n
+			}
+			fmt.Fprintf(&b, "%d ", n)
+		}
+		b.WriteString("0\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ReadCertificate reads the clauses of a certificate that WriteCertificate
+// wrote for sys.
+func ReadCertificate(sys *ts.System, text string) ([][]ts.Lit, error) {
+	latches := sys.Latches()
+	var inv [][]ts.Lit
+	header := false
+	for i, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || f[0] == "c":
+			continue
+		case f[0] == "p":
+			if len(f) != 4 || f[1] != "cnf" || f[2] != fmt.Sprint(len(latches)) {
+				return nil, fmt.Errorf("line %d: the header is not \"p cnf %d N\"", i+1, len(latches))
+			}
+			header = true
+			continue
+		case !header:
+			return nil, fmt.Errorf("line %d: a clause before the header", i+1)
+		}
+		var cl []ts.Lit
+		for _, x := range f {
+			var n int
+			if _, err := fmt.Sscan(x, &n); err != nil {
+				return nil, fmt.Errorf("line %d: %q is not a number", i+1, x)
+			}
+			if n == 0 {
+				break
+			}
+			if n > len(latches) || -n > len(latches) {
+				return nil, fmt.Errorf("line %d: no latch %d", i+1, n)
+			}
+			l := latches[max(n, -n)-1].Lit
+			if n < 0 {
+				l = l.Not()
+			}
+			cl = append(cl, l)
+		}
+		if f[len(f)-1] != "0" {
+			return nil, fmt.Errorf("line %d: a clause must end in 0", i+1)
+		}
+		inv = append(inv, cl)
+	}
+	if !header {
+		return nil, fmt.Errorf("no header \"p cnf ...\"")
+	}
+	return inv, nil
+}
+
+// slotNotes say which variables of which procedures a stack slot of
+// latches (local[f].k) holds, for a certificate's reader.
+func slotNotes(p *ir.Program) []string {
+	var slots [][]string
+	for _, pr := range p.Procs {
+		for k, v := range pr.Locals {
+			for len(slots) <= k {
+				slots = append(slots, nil)
+			}
+			slots[k] = append(slots[k], pr.Name+"."+v.Name)
+		}
+	}
+	var out []string
+	for k, vs := range slots {
+		slices.Sort(vs)
+		out = append(out, fmt.Sprintf("local[*].%d holds %s", k, strings.Join(vs, ", ")))
+	}
+	return out
+}
+
+// Prove proves p safe for executions of any length with a proof engine
+// (o.Proof): a sequential program within the call depth; a concurrent
+// one within the rounds or switches of o.Bounds through the
+// sequentialization o.Seq (auto: eager; direct: the interleaving
+// product), or, with neither bound, for every interleaving through the
+// interleaving product. The depth bound counts as shown sufficient only
+// when no execution overflows it. Errors are *UsageError for requests
+// that do not fit the program, others internal.
+func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
+	defer stop()
+	if o.Seq == "" || o.Seq == "auto" {
+		o.Seq = "eager"
+	}
+	if o.Proof.Method == "" {
+		o.Proof.Method = "auto"
+	}
+	for _, c := range []struct {
+		what, name string
+		names      []string
+	}{{"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}} {
+		if !slices.Contains(c.names, c.name) {
+			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
+		}
+	}
+	s, err := NewSolver(o.Solver)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	po := BMCOptions{Depth: o.Bounds.Depth, Proof: &o.Proof, Solver: o.Solver, ProveOnly: true, Progress: o.Progress}
+	var res *result.Result
+	switch bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0; {
+	case encode.Supported(p, encode.KindSequential, o.Bounds.Depth) == nil:
+		res, err = BMC(ctx, p, s, po)
+		if res != nil && res.Verdict != result.Unsafe {
+			res.Bounds = "every execution: " + res.Bounds
+		}
+	case bounded:
+		if err := proveFits(ctx, p, o); err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+		bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
+		if bd.Rounds > 0 {
+			bd.Switches = 0
+		}
+		res, err = checkBound(ctx, p, o, o.Seq, bd, true)
+		if res != nil {
+			res.Bounds = bd.String() + ", " + res.Bounds
+			res.Engine += fmt.Sprintf(", %s sequentialization", o.Seq)
+			if o.Seq == "direct" {
+				res.Engine = strings.TrimSuffix(res.Engine, ", direct sequentialization") + ", direct interleaving product"
+			}
+		}
+	default:
+		// Every interleaving: the interleaving product with no bound on
+		// the context switches.
+		if err := encode.Supported(p, encode.KindDirect, o.Bounds.Depth); err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+		eo := o.Bounds
+		eo.Switches, eo.Rounds = -1, 0
+		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
+			return explicit.Replay(p, eo.explicitOptions(), steps)
+		}
+		res, err = BMCDirect(ctx, p, s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
+		if res != nil {
+			res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
+			res.Engine += ", direct interleaving product"
+		}
+	}
+	if err != nil || res == nil {
+		return res, err
+	}
+	if res.Verdict == result.Unknown {
+		res.Advice = proofAdvice(res)
+	}
+	return res, nil
+}
+
+// proveFits refuses what cannot be proved within a context bound: a
+// program the sequentializations do not take, or one whose
+// sequentialization would not fit in memory.
+func proveFits(ctx context.Context, p *ir.Program, o Options) error {
+	if o.Seq == "direct" {
+		return encode.Supported(p, encode.KindDirect, o.Bounds.Depth)
+	}
+	if err := seq.Supported(p); err != nil {
+		return fmt.Errorf("the program cannot be sequentialized: %v; use --seq direct", err)
+	}
+	bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
+	if bd.Rounds > 0 {
+		bd.Switches = 0
+	}
+	return SeqFits(p, bd, MemoryLimit(ctx))
+}
+
+// proofAdvice says what may decide a proof left open.
+func proofAdvice(r *result.Result) string {
+	var out []string
+	for _, l := range r.Limits {
+		switch {
+		case strings.HasPrefix(l, "frame bound"), strings.Contains(l, "k bound"):
+			out = append(out, "a larger --max-k, or another --method")
+		case strings.HasPrefix(l, "depth bound"):
+			out = append(out, "a larger --depth (a program that recurses without bound cannot be proved within one)")
+		case strings.HasPrefix(l, "thread bound"):
+			out = append(out, "a larger --max-threads")
+		case strings.HasPrefix(l, "timeout"):
+			out = append(out, "a longer --timeout, or another --method")
+		case strings.HasPrefix(l, "memory limit"):
+			out = append(out, "a larger --max-memory")
+		}
+	}
+	return strings.Join(slices.Compact(out), "; ")
+}

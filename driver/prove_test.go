@@ -1,0 +1,170 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"bmc/encode"
+	"bmc/engine"
+	"bmc/explicit"
+	"bmc/internal/progen"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/ts"
+)
+
+// proveCase is one program of TestProveSoundness and how it is proved.
+type proveCase struct {
+	cfg      progen.Config
+	method   string
+	seq      string // eager, lazy, direct; "" with no bound
+	switches int    // -1: every interleaving (or a sequential program)
+}
+
+func newProveCase(seed int64) proveCase {
+	r := rand.New(rand.NewSource(seed))
+	cfg := progen.DefaultConfig()
+	cfg.Globals, cfg.Stmts, cfg.Locals, cfg.Locks = 2, 2+r.Intn(2), 1, 0
+	cfg.SpinWaits, cfg.ShortLoops, cfg.Recursive = r.Intn(2) == 0, true, r.Intn(3) == 0
+	if r.Intn(2) == 0 {
+		cfg.CounterBits, cfg.LateBugs = 2+r.Intn(2), r.Intn(2) == 0
+	}
+	c := proveCase{cfg: cfg, method: []string{"pdr", "kind", "kind-simple", "auto"}[seed%4], switches: -1}
+	switch r.Intn(3) {
+	case 0:
+		c.cfg.Threads = 1
+	case 1:
+		c.seq, c.switches = []string{"eager", "lazy", "direct"}[r.Intn(3)], 1+r.Intn(2)
+	}
+	return c
+}
+
+func (c proveCase) String() string {
+	switch {
+	case c.cfg.Threads == 1:
+		return "sequential, --method " + c.method
+	case c.switches < 0:
+		return "every interleaving, --method " + c.method
+	}
+	return fmt.Sprintf("--switches %d --seq %s --method %s", c.switches, c.seq, c.method)
+}
+
+// proveDepth is the call depth of the soundness test.
+const proveDepth = 3
+
+// TestProveSoundness runs bmc prove on random programs, sequential and
+// concurrent, with loops, recursion and late violations, and checks every
+// answer against the explicit checker at the same bounds: a proof only
+// where it finds no violation and no execution cut by the depth bound,
+// each PDR invariant re-checked from its certificate on a fresh solver;
+// a violation (replayed by Prove before it returns) only where it finds
+// one too.
+func TestProveSoundness(t *testing.T) {
+	programs := 40
+	if testing.Short() {
+		programs = 16
+	}
+	counts := map[string]int{}
+	start := time.Now()
+	for seed := int64(1); seed <= int64(programs); seed++ {
+		c := newProveCase(seed)
+		src := progen.Generate(seed, c.cfg)
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Errorf("seed %d (%s): %s\n%s", seed, c, fmt.Sprintf(format, args...), src)
+		}
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		eo := explicit.DefaultOptions()
+		eo.Depth, eo.Timeout = proveDepth, 20*time.Second
+		if c.switches >= 0 {
+			eo = eo.Within(0, c.switches)
+		}
+		ch, err := explicit.New(p, eo)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		want := ch.Run(context.Background())
+		if want.Verdict == result.Unknown && !onlyDepth(want.Limits) {
+			fail("the explicit checker did not finish (%v)", want.Limits)
+			continue
+		}
+		var cert Certificate
+		o := Options{Solver: "gini", Seq: c.seq, Timeout: 5 * time.Second, Bounds: boundsOf(eo),
+			Proof: ProofOptions{Method: c.method, MaxK: 40, Certificate: &cert}}
+		got, err := Prove(context.Background(), p, o)
+		if err != nil {
+			fail("prove: %v", err)
+			continue
+		}
+		outcome := fmt.Sprintf("prove %s, explicit %s", got.Verdict, want.Verdict)
+		switch got.Verdict {
+		case result.Safe:
+			if want.Verdict != result.Safe {
+				fail("proved (%s), but the explicit checker says %s %v", got.Proof, want.Verdict, want.Limits)
+			}
+			if cert.Sys != nil {
+				recheck(t, fail, &cert)
+				outcome += ", invariant re-checked"
+			}
+		case result.Unsafe:
+			if want.Verdict != result.Unsafe {
+				fail("a violation, but the explicit checker says %s %v", want.Verdict, want.Limits)
+			}
+		case result.Unknown:
+			if len(got.Limits) == 0 {
+				fail("unknown without a reason")
+			}
+			if want.Verdict == result.Unknown && anyHasPrefix(got.Limits, "depth bound") {
+				outcome = "both stop at the depth bound"
+			}
+		}
+		counts[outcome]++
+	}
+	var lines []string
+	for k, n := range counts {
+		lines = append(lines, fmt.Sprintf("%4d  %s", n, k))
+	}
+	sort.Strings(lines)
+	t.Logf("%d programs in %v:\n%s", programs, time.Since(start).Round(time.Millisecond), strings.Join(lines, "\n"))
+	// The mix must exercise both answers.
+	for _, k := range []string{"prove unsafe, explicit unsafe", "prove safe, explicit safe, invariant re-checked"} {
+		if counts[k] < 2 {
+			t.Errorf("only %d programs with %q: the generated programs do not exercise the proofs", counts[k], k)
+		}
+	}
+}
+
+// recheck writes a certificate, reads it back and checks the invariant it
+// holds on a fresh solver.
+func recheck(t *testing.T, fail func(string, ...any), cert *Certificate) {
+	t.Helper()
+	var b strings.Builder
+	if err := cert.WriteCertificate(&b); err != nil {
+		fail("writing the certificate: %v", err)
+		return
+	}
+	inv, err := ReadCertificate(cert.Sys, b.String())
+	if err != nil {
+		fail("reading the certificate: %v\n%s", err, b.String())
+		return
+	}
+	s, _ := NewSolver("z3")
+	if s == nil {
+		s, _ = NewSolver("gini")
+	}
+	defer s.Close()
+	// The target the proof names, and the violation itself.
+	for _, target := range []ts.Lit{cert.Target, cert.Sys.Bad[encode.PropViolation].Lit} {
+		if err := engine.CheckInvariant(context.Background(), cert.Sys, s, target, inv); err != nil {
+			fail("the certificate does not check: %v\n%s", err, b.String())
+		}
+	}
+}
