@@ -109,6 +109,27 @@ func NewSolver(name string) (solver.Solver, error) {
 	return nil, &UsageError{fmt.Sprintf("unknown solver %q (available: gini, z3)", name)}
 }
 
+// checkNames checks the names o gives (the engine's too, with engine)
+// against the lists above.
+func (o Options) checkNames(engine bool) error {
+	checks := []struct {
+		what, name string
+		names      []string
+	}{{"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}}
+	if engine {
+		checks = append([]struct {
+			what, name string
+			names      []string
+		}{{"engine", o.Engine, Engines}}, checks...)
+	}
+	for _, c := range checks {
+		if !slices.Contains(c.names, c.name) {
+			return &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
+		}
+	}
+	return nil
+}
+
 // Check runs the chosen engine on p. Errors are *UsageError for requests
 // that do not fit the program, others internal.
 func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
@@ -121,13 +142,8 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		o.Proof.Method = "auto"
 	}
 	// Every name is checked, whether or not the engine will read it.
-	for _, c := range []struct {
-		what, name string
-		names      []string
-	}{{"engine", o.Engine, Engines}, {"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}} {
-		if !slices.Contains(c.names, c.name) {
-			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
-		}
+	if err := o.checkNames(true); err != nil {
+		return nil, err
 	}
 	if o.Bounds.Rounds > MaxRounds {
 		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Bounds.Rounds)}

@@ -171,19 +171,13 @@ func TestLoopsDifferential(t *testing.T) {
 			if len(got.Limits) == 0 {
 				fail("bmc says unknown without naming a limit")
 			}
-			switch {
-			case anyHasPrefix(got.Limits, "timeout"):
+			if anyHasPrefix(got.Limits, "timeout") {
 				outcome = "bmc timeout"
 			}
 		}
 		counts[outcome]++
 	}
-	var lines []string
-	for k, n := range counts {
-		lines = append(lines, fmt.Sprintf("%4d  %s", n, k))
-	}
-	sort.Strings(lines)
-	t.Logf("%d programs in %v:\n%s", programs, time.Since(start).Round(time.Millisecond), strings.Join(lines, "\n"))
+	logOutcomes(t, programs, start, counts)
 	// The mix must exercise agreement both ways.
 	need := 2
 	for _, k := range []string{"bmc safe, explicit safe", "bmc unsafe, explicit unsafe"} {
@@ -197,6 +191,18 @@ func TestLoopsDifferential(t *testing.T) {
 	if counts["bmc timeout"] > programs*2/3 {
 		t.Errorf("%d of %d BMC checks timed out", counts["bmc timeout"], programs)
 	}
+}
+
+// logOutcomes logs how many of the programs of a differential test had
+// each outcome.
+func logOutcomes(t *testing.T, programs int, start time.Time, counts map[string]int) {
+	t.Helper()
+	var lines []string
+	for k, n := range counts {
+		lines = append(lines, fmt.Sprintf("%4d  %s", n, k))
+	}
+	sort.Strings(lines)
+	t.Logf("%d programs in %v:\n%s", programs, time.Since(start).Round(time.Millisecond), strings.Join(lines, "\n"))
 }
 
 // anyHasPrefix says that some string of ss starts with prefix.

@@ -131,7 +131,8 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		return res, nil
 	}
 	res.Verdict = result.Safe
-	if po.Certificate != nil && pf.Invariant != nil {
+	if po.Certificate != nil && (po.Method == "pdr" || po.Method == "auto") {
+		// (An empty invariant certifies a target no state can meet.)
 		po.Certificate.Sys, po.Certificate.Target, po.Certificate.Invariant = sys, target, pf.Invariant
 		po.Certificate.Notes = slotNotes(p)
 	}
@@ -203,8 +204,8 @@ func ctiTrace(p *ir.Program, steps []result.ReplayStep) *result.Trace {
 }
 
 // WriteCertificate writes c's invariant for another tool: a comment
-// naming every latch of the system (in the order of `bmc export --aiger`,
-// numbered from 1), then the clauses in DIMACS form over those numbers,
+// naming every latch of the system with its initial value (numbered from
+// 1 in the system's order), then the clauses in DIMACS form over those numbers,
 // one per line, ending in 0. Every state reachable from the initial
 // states satisfies every clause, no state that satisfies them all is
 // bad, and each transition from such a state leads to another one.
@@ -217,7 +218,7 @@ func (c *Certificate) WriteCertificate(w io.Writer) error {
 	index := map[int]int{}
 	for i, l := range c.Sys.Latches() {
 		index[l.Lit.Var()] = i + 1
-		fmt.Fprintf(&b, "c latch %d %s\n", i+1, l.Name)
+		fmt.Fprintf(&b, "c latch %d %s init=%s\n", i+1, l.Name, [...]string{ts.Init0: "0", ts.Init1: "1", ts.InitFree: "free"}[l.Init])
 	}
 	fmt.Fprintf(&b, "p cnf %d %d\n", len(c.Sys.Latches()), len(c.Invariant))
 	for _, cl := range c.Invariant {
@@ -320,13 +321,8 @@ func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	if o.Proof.Method == "" {
 		o.Proof.Method = "auto"
 	}
-	for _, c := range []struct {
-		what, name string
-		names      []string
-	}{{"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}} {
-		if !slices.Contains(c.names, c.name) {
-			return nil, &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
-		}
+	if err := o.checkNames(false); err != nil {
+		return nil, err
 	}
 	s, err := NewSolver(o.Solver)
 	if err != nil {
@@ -338,9 +334,6 @@ func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	switch bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0; {
 	case encode.Supported(p, encode.KindSequential, o.Bounds.Depth) == nil:
 		res, err = BMC(ctx, p, s, po)
-		if res != nil && res.Verdict != result.Unsafe {
-			res.Bounds = "every execution: " + res.Bounds
-		}
 	case bounded:
 		if err := proveFits(ctx, p, o); err != nil {
 			return nil, &UsageError{err.Error()}

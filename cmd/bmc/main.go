@@ -317,7 +317,13 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		}
 	}
 	res.Elapsed = time.Since(start)
-	if f.json {
+	return printVerdict(res, f.json, stdout, path)
+}
+
+// printVerdict prints res (as JSON with asJSON) and returns the exit
+// that stands for its verdict: nil for safe.
+func printVerdict(res *result.Result, asJSON bool, stdout io.Writer, path string) error {
+	if asJSON {
 		if err := res.WriteJSON(stdout, path); err != nil {
 			return err
 		}

@@ -160,20 +160,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 			return err
 		}
 	}
-	if f.json {
-		if err := res.WriteJSON(stdout, path); err != nil {
-			return err
-		}
-	} else {
-		res.WriteText(stdout, path)
-	}
-	switch res.Verdict {
-	case result.Unsafe:
-		return &exitError{code: exitViolation}
-	case result.Unknown:
-		return &exitError{code: exitUnknown}
-	}
-	return nil
+	return printVerdict(res, f.json, stdout, path)
 }
 
 // writeCertificate writes the invariant of a proof to file.
@@ -182,7 +169,7 @@ func writeCertificate(file string, cert *driver.Certificate, path string, res *r
 		return internalErr("bmc prove: the proof of %s has no invariant to certify", path)
 	}
 	cert.Notes = append([]string{fmt.Sprintf("program %s, %s", path, res.Bounds),
-		"the latches of the transition system in order (for a sequential program, the order of bmc export --aiger)"}, cert.Notes...)
+		"the state bits of the transition system bmc built for the proof, in its order, with their initial values"}, cert.Notes...)
 	out, err := os.Create(file)
 	if err != nil {
 		return usageErr("bmc prove: %v", err)
