@@ -254,7 +254,7 @@ standard output, errors included ("verdict": "error").`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), or auto (bmc for one thread or when --seq is given, else explicit)")
-	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (eager)")
+	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (eager; direct where threads loop or recurse and --max-steps is not given)")
 	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")

@@ -65,7 +65,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3")
-	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (eager)")
+	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
