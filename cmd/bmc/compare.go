@@ -50,13 +50,9 @@ decided verdicts disagree or a run failed (both answers are shown: a bug
 in bmc or in Moped), 3 no run decided, 2 bad input or usage. With --json,
 one JSON document on standard output.`,
 		Args: exactlyOneFile,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			err := runCompare(cmd, args[0], &f, stdout, stderr)
-			if ee, ok := err.(*exitError); ok {
-				ee.file = args[0]
-			}
-			return err
-		},
+		RunE: onFile(func(cmd *cobra.Command, path string) error {
+			return runCompare(cmd, path, &f, stdout, stderr)
+		}),
 	}
 	fl := cmd.Flags()
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")

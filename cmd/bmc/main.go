@@ -205,6 +205,18 @@ func newFmt(stdout, stderr io.Writer) *cobra.Command {
 	}
 }
 
+// onFile is the RunE of a command on one program file: an exit error
+// names the file, for a JSON error document.
+func onFile(run func(cmd *cobra.Command, path string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := run(cmd, args[0])
+		if ee, ok := err.(*exitError); ok {
+			ee.file = args[0]
+		}
+		return err
+	}
+}
+
 func exactlyOneFile(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
 		return usageHint("bmc "+cmd.Name(), "bmc %s: expected one program file, got %d arguments", cmd.Name(), len(args))
@@ -244,13 +256,9 @@ printed), 2 bad input or usage, 3 unknown (a limit cut the search short),
 4 internal error. With --json, every outcome is one JSON document on
 standard output, errors included ("verdict": "error").`,
 		Args: exactlyOneFile,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			err := runCheck(cmd, args[0], &f, stdout, stderr)
-			if ee, ok := err.(*exitError); ok {
-				ee.file = args[0]
-			}
-			return err
-		},
+		RunE: onFile(func(cmd *cobra.Command, path string) error {
+			return runCheck(cmd, path, &f, stdout, stderr)
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), or auto (bmc for one thread or when --seq is given, else explicit)")

@@ -53,13 +53,9 @@ a path from a state that need not be reachable, not a bug.
 Exit status: 0 proved, 10 violation found (trace printed), 2 bad input or
 usage, 3 unknown (the reason is printed), 4 internal error.`,
 		Args: exactlyOneFile,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			err := runProve(cmd, args[0], &f, stdout, stderr)
-			if ee, ok := err.(*exitError); ok {
-				ee.file = args[0]
-			}
-			return err
-		},
+		RunE: onFile(func(cmd *cobra.Command, path string) error {
+			return runProve(cmd, path, &f, stdout, stderr)
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr)")
