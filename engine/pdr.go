@@ -293,31 +293,28 @@ func (p *pdr) lifted(goal []solver.Lit, next *obligation) (*obligation, error) {
 	// Only what the solver holds is read and assumed: a latch or input
 	// outside every query's cone is in no core, and false serves.
 	var assume []solver.Lit
+	read := func(l ts.Lit) (bool, solver.Lit, bool) {
+		x, ok := p.u.Built(l, 0)
+		v := ok && p.s.Value(x)
+		if ok {
+			if !v {
+				x = p.s.Not(x)
+			}
+			assume = append(assume, x)
+		}
+		return v, x, ok
+	}
 	latchOf := map[solver.Lit]int{}
 	for j, l := range p.sys.Latches() {
-		x, ok := p.u.Built(l.Lit, 0)
-		v := ok && p.s.Value(x)
+		v, x, ok := read(l.Lit)
 		o.state = append(o.state, v)
-		if !ok {
-			continue
+		if ok {
+			latchOf[x] = j
 		}
-		if !v {
-			x = p.s.Not(x)
-		}
-		latchOf[x] = j
-		assume = append(assume, x)
 	}
 	for _, in := range p.sys.Inputs() {
-		x, ok := p.u.Built(in, 0)
-		v := ok && p.s.Value(x)
+		v, _, _ := read(in)
 		o.inputs = append(o.inputs, v)
-		if !ok {
-			continue
-		}
-		if !v {
-			x = p.s.Not(x)
-		}
-		assume = append(assume, x)
 	}
 	act := p.temporary(p.negated(goal))
 	defer p.retire(act)

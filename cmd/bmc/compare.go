@@ -75,13 +75,10 @@ one JSON document on standard output.`,
 func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr io.Writer) error {
 	const name = "bmc compare"
 	fl := cmd.Flags()
+	if err := checkContextBound(name, fl, f.rounds, f.switches); err != nil {
+		return err
+	}
 	switch {
-	case fl.Changed("rounds") && fl.Changed("switches"):
-		return usageErr("%s: give either -k (rounds) or --switches, not both: each is a bound on the contexts", name)
-	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > driver.MaxRounds):
-		return usageErr("%s: -k must be between 1 and %d, got %d", name, driver.MaxRounds, f.rounds)
-	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
-		return usageErr("%s: --switches must be between 0 and %d, got %d", name, driver.MaxSwitches, f.switches)
 	case f.depth < 1:
 		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
 	case f.maxStates < 1:

@@ -138,6 +138,20 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 	return nil
 }
 
+// checkContextBound refuses -k and --switches together and values out
+// of range, for the commands that take either (prove, compare).
+func checkContextBound(cmd string, fl *pflag.FlagSet, rounds, switches int) error {
+	switch {
+	case fl.Changed("rounds") && fl.Changed("switches"):
+		return usageErr("%s: give either -k (rounds) or --switches, not both: each is a bound on the contexts", cmd)
+	case fl.Changed("rounds") && (rounds < 1 || rounds > driver.MaxRounds):
+		return usageErr("%s: -k must be between 1 and %d, got %d", cmd, driver.MaxRounds, rounds)
+	case fl.Changed("switches") && (switches < 0 || switches > driver.MaxSwitches):
+		return usageErr("%s: --switches must be between 0 and %d, got %d", cmd, driver.MaxSwitches, switches)
+	}
+	return nil
+}
+
 // requestedBounds words the context and call bounds the flags ask for.
 func (f *checkFlags) requestedBounds() string {
 	depth := fmt.Sprintf("call depth %d", f.depth)

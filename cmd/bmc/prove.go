@@ -87,15 +87,12 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 			return err
 		}
 	}
+	if err := checkContextBound(name, fl, f.rounds, f.switches); err != nil {
+		return err
+	}
 	switch {
 	case f.maxK < 1:
 		return usageErr("%s: --max-k must be at least 1, got %d", name, f.maxK)
-	case fl.Changed("rounds") && fl.Changed("switches"):
-		return usageErr("%s: give either -k (rounds) or --switches, not both: each is a bound on the contexts", name)
-	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > driver.MaxRounds):
-		return usageErr("%s: -k must be between 1 and %d, got %d", name, driver.MaxRounds, f.rounds)
-	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
-		return usageErr("%s: --switches must be between 0 and %d, got %d", name, driver.MaxSwitches, f.switches)
 	case f.depth < 1:
 		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
 	case f.maxThreads < 1 || f.maxThreads > 1000:
