@@ -165,8 +165,8 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	if opts.Proof != nil && (opts.ProveOnly || !opts.StepsStated && !endsWithin(m, max(opts.MaxSteps, opts.UntilEnded))) {
 		// Some executions are longer than any step bound BMC could reach
 		// (loops, recursion): its bounded search would decide nothing
-		// that the proof engine does not, and PDR's counterexamples are
-		// as short as BMC's.
+		// that the proof engine does not (PDR finds every violation BMC
+		// would, though its trace need not be a shortest one).
 		return prove(ctx, p, m, limits, make([]bool, len(limits)), *opts.Proof, opts.Solver, opts)
 	}
 	task := engine.Task{Target: sys.Bad[encode.PropViolation].Lit, Running: m.Running(), MaxSteps: opts.MaxSteps,

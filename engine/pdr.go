@@ -23,12 +23,16 @@ import (
 // only at the highest frame it is known blocked in, and F_i is the union
 // of the deltas from i up. All frames share one solver that holds one
 // copy of the transition relation (an Unrolling with a free frame 0,
-// frame 1 its successor), each delta's clauses asserted under the
-// delta's activation literal, so that a query on F_i assumes the
-// literal of frame i (which implies those above it) and everything the
-// solver learns serves every frame. Predecessors and bad states are generalized by lifting, blocked
-// cubes by the core of the relative induction query and then by dropping
-// literals one at a time.
+// frame 1 its successor), each delta's clauses under the delta's
+// activation literal, so that a query on F_i assumes the literals of the
+// frames from i up (and the others false), and everything the solver
+// learns serves every frame. Predecessors and bad states are generalized
+// by lifting, blocked cubes by the core of the relative induction query
+// and then by dropping literals one at a time, and pushed cubes by the
+// core of the push query. A blocked obligation is tried again one frame
+// up (EMB), which finds far more of the cubes a frame needs before the
+// frame is closed; its counterexamples are therefore not always shortest
+// ones.
 //
 // Counterexamples are confirmed by BMC and invariants by CheckInvariant,
 // each on a fresh solver from t.NewSolver, before they are returned.
@@ -73,14 +77,11 @@ func (p *pdr) load() error {
 		}
 	}
 	for i := 1; i < len(p.acts); i++ {
-		p.acts[i] = s.NewVar()
-		if i > 1 {
-			s.AddClause(s.Not(p.acts[i-1]), p.acts[i])
-		}
+		p.acts[i] = s.Activation()
 	}
 	for i := 1; i < len(p.delta); i++ {
 		for _, c := range p.delta[i] {
-			s.AddClause(append(p.negated(p.at(c, 0)), s.Not(p.acts[i]))...)
+			s.Under(p.acts[i], p.negated(p.at(c, 0))...)
 		}
 	}
 	return nil
@@ -147,8 +148,8 @@ type pdr struct {
 	ok     solver.Lit   // the constraints at frame 0
 	bad    solver.Lit   // Target at frame 0
 	init   []solver.Lit // F_0: the latches with a fixed initial value, at frame 0
-	// acts[i] switches on the clauses of delta[i] and implies acts[i+1];
-	// index 0 is unused.
+	// acts[i] switches on the clauses of delta[i]; a query on F_i
+	// assumes acts[i:]. Index 0 is unused.
 	acts  []solver.Lit
 	delta [][]cube
 	seq   int
@@ -166,18 +167,18 @@ func (p *pdr) frame(i int) []solver.Lit {
 	if i == 0 {
 		return slices.Clone(p.init)
 	}
-	return []solver.Lit{p.acts[i]}
+	ls := slices.Clone(p.acts[i:])
+	for _, a := range p.acts[1:i] {
+		ls = append(ls, p.s.Not(a))
+	}
+	return ls
 }
 
-// addFrame opens frame top+1, empty. Each frame's activation literal
-// implies the next one's, so that assuming one switches on the deltas
-// from its frame up: one assumption per query, however many frames.
+// addFrame opens frame top+1, empty, with an activation literal for its
+// delta. (Not one that implies the next frame's: gini's activation
+// literals must not occur positively in any clause.)
 func (p *pdr) addFrame() {
-	act := p.s.NewVar()
-	if p.top() > 0 {
-		p.s.AddClause(p.s.Not(p.acts[p.top()]), act)
-	}
-	p.acts = append(p.acts, act)
+	p.acts = append(p.acts, p.s.Activation())
 	p.delta = append(p.delta, nil)
 }
 
@@ -362,7 +363,10 @@ func (p *pdr) relative(c cube, i int) (solver.Status, cube, error) {
 	next := p.at(c, 1)
 	act := p.temporary(p.negated(p.at(c, 0)))
 	defer p.retire(act)
-	assume := append(p.frame(i-1), p.ok, act)
+	// EMB's use of the property as an inductive hypothesis: no state of
+	// F_{i-1} is bad (the bad states of every frame up to the top one
+	// are blocked before it grows), so assuming it is free and prunes.
+	assume := append(p.frame(i-1), p.ok, p.s.Not(p.bad), act)
 	st, err := p.solve(append(assume, next...)...)
 	if st != solver.Unsat {
 		return st, nil, err
@@ -377,22 +381,20 @@ func (p *pdr) relative(c cube, i int) (solver.Status, cube, error) {
 	return st, core, nil
 }
 
-// temporary adds the clause under a fresh activation literal, which it
+// temporary adds the clause under an activation literal, which it
 // returns: the clause holds in the queries that assume the literal.
 func (p *pdr) temporary(clause []solver.Lit) solver.Lit {
-	act := p.s.NewVar()
-	p.s.AddClause(append(clause, p.s.Not(act))...)
-	return act
+	return solver.Temporary(p.s, clause...)
 }
 
-// retire switches off a temporary clause for good. Its variable stays
-// in the solver, and each query costs time for every variable (gini
-// initializes per-variable state on each Solve), so the solver is rebuilt
-// when the retired variables outnumber the frames' own, as Bradley's
-// IC3ref does.
+// retire switches off a temporary clause for good. A solver that keeps
+// it (switched off) spends time on it in every query, so such a solver
+// is rebuilt when the retired clauses outnumber the frames' variables,
+// as Bradley's IC3ref does.
 func (p *pdr) retire(act solver.Lit) {
-	p.s.AddClause(p.s.Not(act))
-	p.retired++
+	if !p.s.Release(act) {
+		p.retired++
+	}
 }
 
 // negated returns the negations of ls: as a clause, the negation of
@@ -466,7 +468,7 @@ func (p *pdr) addCube(c cube, i int) {
 		p.delta[j] = slices.DeleteFunc(p.delta[j], c.subsumes)
 	}
 	p.delta[i] = append(p.delta[i], c)
-	p.s.AddClause(append(p.negated(p.at(c, 0)), p.s.Not(p.acts[i]))...)
+	p.s.Under(p.acts[i], p.negated(p.at(c, 0))...)
 }
 
 // block blocks o and the obligations it leads to (EMB's recursive
@@ -515,6 +517,11 @@ func (p *pdr) block(o *obligation) (*obligation, error) {
 			i++
 		}
 		p.addCube(g, i)
+		if i < p.top() {
+			// EMB: the states of o lead to bad ones, so they are likely
+			// to come up again at the next frame: block them there now.
+			heap.Push(q, &obligation{c: o.c, level: i + 1, state: o.state, inputs: o.inputs, next: o.next, seq: o.seq})
+		}
 	}
 	return nil, nil
 }
@@ -529,12 +536,14 @@ func (p *pdr) propagate() (int, error) {
 			if !slices.ContainsFunc(p.delta[i], func(d cube) bool { return slices.Equal(c, d) }) {
 				continue // subsumed by a cube pushed before it
 			}
-			st, _, err := p.relative(c, i+1)
+			st, core, err := p.relative(c, i+1)
 			if err != nil {
 				return 0, err
 			}
 			if st == solver.Unsat {
-				p.addCube(c, i+1)
+				// The core of the push query shrinks the cube for free
+				// (as ABC's pdr does).
+				p.addCube(p.withoutInit(core, c), i+1)
 			}
 		}
 		if len(p.delta[i]) == 0 {

@@ -382,8 +382,9 @@ func pdrReachDepth(sys *ts.System, target ts.Lit) int {
 }
 
 // TestPDRRandom compares PDR's verdicts on random small systems with
-// explicit reachability; a counterexample is also a shortest one, as
-// PDR looks for one in F_k only once F_{k-1} has no bad state.
+// explicit reachability. A counterexample need not be a shortest one
+// (an obligation blocked at one frame is tried again at the next), but
+// none is shorter than the shortest, and it replays.
 func TestPDRRandom(t *testing.T) {
 	const systems = 300
 	for name, mk := range testsolvers.All(t) {
@@ -403,8 +404,8 @@ func TestPDRRandom(t *testing.T) {
 			switch {
 			case want < 0 && p.Status != solver.Unsat:
 				t.Errorf("%s: %v (%s), want unsat", what, p.Status, p.Reason)
-			case want >= 0 && (p.Status != solver.Sat || p.Bound != want):
-				t.Errorf("%s: %v at %d (%s), want sat at %d", what, p.Status, p.Bound, p.Reason, want)
+			case want >= 0 && (p.Status != solver.Sat || p.Bound < want):
+				t.Errorf("%s: %v at %d (%s), want sat at %d or later", what, p.Status, p.Bound, p.Reason, want)
 			}
 			pdrCheckProof(t, what, sys, target, mk, p)
 			if want < 0 {

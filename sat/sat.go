@@ -21,9 +21,15 @@ type Solver struct {
 	c *logic.C
 	g *gini.Gini
 
-	marks   []int8  // CnfSince marks: nodes whose clauses are in g
-	sent    int     // nodes 0..sent-1 of c were passed to g as roots
-	roots   []z.Lit // scratch for CnfSince roots
+	// The clauses of a gate are in g only once something needs them
+	// (define): defined marks those gates; fanout counts, per node, the
+	// gates of c that read it, for the nodes before counted.
+	defined []bool
+	fanout  []int32
+	counted int
+	stack   []z.Var // scratch for define
+	leaves  []z.Lit // scratch for define
+	roots   []z.Lit // scratch for Temporary
 	assert  []z.Lit // every asserted formula, in order
 	nAssert int     // assert[:nAssert] are unit clauses in g
 	// pending holds the clauses added since the last sync, each ended by
@@ -80,36 +86,107 @@ func (s *Solver) Assert(a solver.Lit) {
 	s.assert = append(s.assert, s.lit(a))
 }
 
-// sync hands the SAT solver everything built or asserted since the last
-// call.
+// sync makes gini's variables those of the circuit and hands gini the
+// assertions and clauses given since the last call, with the definitions
+// of the gates they read.
 func (s *Solver) sync() {
 	n := s.c.Len()
-	if s.sent < n {
-		start := s.sent
-		if start < 1 {
-			start = 1
+	if s.counted < n {
+		s.defined = grow(s.defined, n)
+		s.fanout = grow(s.fanout, n)
+		for v := max(s.counted, 2); v < n; v++ {
+			if a, b := s.c.Ins(z.Var(v).Pos()); a != z.LitNull {
+				s.fanout[a.Var()]++
+				s.fanout[b.Var()]++
+			}
 		}
-		s.roots = s.roots[:0]
-		for v := start; v < n; v++ {
-			s.roots = append(s.roots, z.Var(v).Pos())
+		if s.counted == 0 {
+			s.g.Add(s.c.T) // variable 1 is the constant true
+			s.g.Add(z.LitNull)
 		}
-		s.marks, _ = s.c.CnfSince(s.g, s.marks, s.roots...)
-		// Inputs that occur in no clause yet are unknown to gini unless
-		// we make it allocate them; Value and Assume need them.
+		s.counted = n
+		// Every variable exists in gini, gates not yet defined and inputs
+		// in no clause included: Value and Assume may name any of them.
 		for int(s.g.MaxVar()) < n-1 {
 			s.g.Lit()
 		}
-		s.sent = n
 	}
 	for _, m := range s.assert[s.nAssert:] {
+		s.define(m)
 		s.g.Add(m)
 		s.g.Add(z.LitNull)
 	}
 	s.nAssert = len(s.assert)
 	for _, m := range s.pending {
+		if m != z.LitNull {
+			s.define(m)
+		}
 		s.g.Add(m)
 	}
 	s.pending = s.pending[:0]
+}
+
+func grow[T any](xs []T, n int) []T {
+	for len(xs) < n {
+		var zero T
+		xs = append(xs, zero)
+	}
+	return xs
+}
+
+// maxLeaves bounds the conjuncts of one collapsed gate.
+const maxLeaves = 64
+
+// define puts the definition of m's gate, and of every gate it reads, in
+// g. A tree of conjunctions whose inner gates nothing else reads (yet)
+// becomes one gate g = l1 & ... & ln: n binary clauses and one long one,
+// and no variables for the inner gates. The sequentialized programs'
+// circuits are mostly such trees (conditions over program counter bits,
+// guarded writes), and SAT queries cost time per variable and clause.
+// An inner gate that something reads later is defined then.
+func (s *Solver) define(m z.Lit) {
+	s.stack = append(s.stack[:0], m.Var())
+	for len(s.stack) > 0 {
+		v := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		if s.defined[v] {
+			continue
+		}
+		s.defined[v] = true
+		a, b := s.c.Ins(v.Pos())
+		if v == 1 || a == z.LitNull {
+			continue // the constant, or an input
+		}
+		s.leaves = s.leaves[:0]
+		s.collect(a)
+		s.collect(b)
+		g := v.Pos()
+		for _, l := range s.leaves {
+			s.g.Add(g.Not())
+			s.g.Add(l)
+			s.g.Add(z.LitNull)
+			s.stack = append(s.stack, l.Var())
+		}
+		s.g.Add(g)
+		for _, l := range s.leaves {
+			s.g.Add(l.Not())
+		}
+		s.g.Add(z.LitNull)
+	}
+}
+
+// collect adds the conjuncts that l contributes to a collapsed gate: l
+// itself, or, for an undefined gate read once and positively, its
+// operands' conjuncts.
+func (s *Solver) collect(l z.Lit) {
+	v := l.Var()
+	if a, b := s.c.Ins(l); l.IsPos() && v != 1 && a != z.LitNull && !s.defined[v] && s.fanout[v] == 1 &&
+		len(s.leaves) < maxLeaves {
+		s.collect(a)
+		s.collect(b)
+		return
+	}
+	s.leaves = append(s.leaves, l)
 }
 
 // AddClause adds the disjunction of lits as one clause of g (at the next
@@ -121,9 +198,78 @@ func (s *Solver) AddClause(lits ...solver.Lit) {
 	s.pending = append(s.pending, z.LitNull)
 }
 
+// Activation returns an activation literal of gini's: new, or one that
+// Release has freed. The clauses under it are gini's to remove on
+// Release, with the clauses learnt from them, so that many short-lived
+// clauses cost neither variables nor clauses.
+func (s *Solver) Activation() solver.Lit {
+	s.sync()
+	return out(s.activation())
+}
+
+// activation takes a literal from gini's activation literals, at
+// decision level 0 from then on. A new one gets the same number in the
+// circuit: an input no gate reads.
+func (s *Solver) activation() z.Lit {
+	act := s.g.ActivationLit()
+	for int(act.Var()) >= s.c.Len() {
+		s.c.Lit()
+	}
+	s.defined, s.fanout = grow(s.defined, s.c.Len()), grow(s.fanout, s.c.Len())
+	s.counted = s.c.Len()
+	return act
+}
+
+// Under adds the clause lits under act. gini refuses a clause that a
+// literal true at decision level 0 satisfies (it needs adding no more
+// than a tautology does) and one whose literals are all false there
+// (it is "not act", a clause of its own).
+func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
+	a := s.lit(act)
+	s.sync()
+	for _, l := range lits {
+		s.define(s.lit(l))
+	}
+	// At decision level 0 (where Value tells what gini has derived for
+	// good), through the one public call that goes there alone.
+	s.g.Deactivate(s.activation())
+	keep := s.roots[:0]
+	for _, l := range lits {
+		m := s.lit(l)
+		switch {
+		case s.g.Value(m):
+			return
+		case s.g.Value(m.Not()):
+			continue
+		}
+		for _, n := range keep {
+			if n == m.Not() {
+				return
+			}
+		}
+		keep = append(keep, m)
+	}
+	s.roots = keep[:0]
+	if len(keep) == 0 {
+		s.g.Add(a.Not())
+		s.g.Add(z.LitNull)
+		return
+	}
+	for _, m := range keep {
+		s.g.Add(m)
+	}
+	s.g.ActivateWith(a)
+}
+
+// Release removes the clauses under act, and the learnt clauses that
+// depend on them, and frees act for another Activation.
+func (s *Solver) Release(act solver.Lit) bool {
+	s.g.Deactivate(s.lit(act))
+	return true
+}
+
 // Solve decides the assertions under the assumptions. It returns
-// solver.Unknown when ctx is done before gini finishes; gini polls for the
-// stop request every 20000 propagations (xo.PropTick), so this is prompt.
+// solver.Unknown when ctx is done before gini finishes (see trySolve).
 func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.Status {
 	ms := make([]z.Lit, len(assumptions))
 	for i, a := range assumptions {
@@ -135,13 +281,18 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 		return solver.Unknown
 	}
 	s.sync()
+	for _, m := range ms {
+		s.define(m)
+	}
 	s.g.Assume(ms...)
 
 	var r int
 	if ctx.Done() == nil {
-		r = s.g.Solve() // not cancellable: no goroutine needed
+		// Try, not Solve: gini keeps the deadline of the last Try, which
+		// a Solve would then meet.
+		r = s.g.Try(100 * 365 * 24 * time.Hour)
 	} else {
-		r = s.goSolve(ctx)
+		r = s.trySolve(ctx, ms)
 	}
 
 	switch r {
@@ -155,31 +306,29 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 	return s.status
 }
 
-// goSolve runs gini in its background goroutine and stops it when ctx is
-// done. gini's handle offers no channel to select on, so the result is
-// polled with an interval growing from a few microseconds (cheap calls stay
-// cheap) to a few milliseconds (long calls cost little CPU).
-func (s *Solver) goSolve(ctx context.Context) int {
-	h := s.g.GoSolve()
-	const maxDelay = 4 * time.Millisecond
-	delay := 5 * time.Microsecond
-	t := time.NewTimer(delay)
-	defer t.Stop()
+// trySolve runs gini in this goroutine for a slice of time at a time
+// (gini checks its deadline every few thousand propagations), asking
+// again, with the same assumptions and all it has learnt, while ctx
+// lives. Most queries of the engines take microseconds, which a
+// goroutine and a timer per query would double; the slices grow, so
+// that a long query is interrupted within a fraction of a second and
+// restarted rarely.
+func (s *Solver) trySolve(ctx context.Context, ms []z.Lit) int {
+	const maxSlice = 200 * time.Millisecond
+	slice := 5 * time.Millisecond
 	for {
-		if r, done := h.Test(); done {
+		d := slice
+		if dl, ok := ctx.Deadline(); ok {
+			d = min(d, time.Until(dl))
+		}
+		if d <= 0 || ctx.Err() != nil {
+			return 0
+		}
+		if r := s.g.Try(d); r != 0 {
 			return r
 		}
-		select {
-		case <-ctx.Done():
-			// Stop returns gini's answer if it finished meanwhile,
-			// else 0 once the solve goroutine has returned.
-			return h.Stop()
-		case <-t.C:
-			if delay < maxDelay {
-				delay *= 2
-			}
-			t.Reset(delay)
-		}
+		slice = min(2*slice, maxSlice)
+		s.g.Assume(ms...) // a Solve consumes its assumptions
 	}
 }
 
@@ -209,15 +358,22 @@ func (s *Solver) why(ms []z.Lit) []solver.Lit {
 }
 
 // snapshot copies gini's model so that Value keeps answering for it after
-// later Solves.
+// later Solves. A gate whose definition is not in gini (collapsed into
+// another, or read by nothing asserted) takes the value of its operands.
 func (s *Solver) snapshot() {
 	n := s.c.Len()
 	if cap(s.model) < n {
 		s.model = make([]bool, n)
 	}
 	s.model = s.model[:n]
+	val := func(m z.Lit) bool { return s.model[m.Var()] == m.IsPos() }
 	for v := 1; v < n; v++ {
-		s.model[v] = s.g.Value(z.Var(v).Pos())
+		a, b := s.c.Ins(z.Var(v).Pos())
+		if v == 1 || a == z.LitNull || s.defined[v] {
+			s.model[v] = s.g.Value(z.Var(v).Pos())
+		} else {
+			s.model[v] = val(a) && val(b)
+		}
 	}
 }
 
@@ -265,7 +421,8 @@ func (s *Solver) Failed() []solver.Lit {
 // Close drops the circuit and the SAT solver; s must not be used after.
 func (s *Solver) Close() {
 	s.c, s.g = nil, nil
-	s.marks, s.roots, s.assert, s.pending, s.failed, s.model = nil, nil, nil, nil, nil, nil
+	s.defined, s.fanout, s.stack, s.leaves, s.roots = nil, nil, nil, nil, nil
+	s.assert, s.pending, s.failed, s.model = nil, nil, nil, nil
 }
 
 // clauses collects clauses in the form logic.C's CnfSince emits them

@@ -337,7 +337,7 @@ func TestRandomValue(t *testing.T) {
 		}
 		root := ref{inputs + 1 + rng.Intn(n), rng.Intn(2) == 0}
 		s.Assert(h(root))
-		// Even seeds take the cancellable (background goroutine) path.
+		// Even seeds take the cancellable (time-sliced) path.
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
 		if seed%2 == 0 {
 			ctx, cancel = context.WithTimeout(ctx, 10*time.Second)
@@ -449,7 +449,7 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// TestSolveWithContext: the cancellable path (GoSolve) gives the same
+// TestSolveWithContext: the cancellable path (trySolve) gives the same
 // answers and models as the plain one.
 func TestSolveWithContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -180,6 +180,21 @@ func (z *Z3) Assert(a solver.Lit) { z.s.Assert(z.terms[z.index(a)]) }
 // AddClause asserts the disjunction of lits (Z3 shares equal terms).
 func (z *Z3) AddClause(lits ...solver.Lit) { z.Assert(solver.Ors(z, lits...)) }
 
+// Activation returns a fresh constant to assume.
+func (z *Z3) Activation() solver.Lit { return z.NewVar() }
+
+// Under asserts the clause lits or not act.
+func (z *Z3) Under(act solver.Lit, lits ...solver.Lit) {
+	z.AddClause(append(lits, z.Not(act))...)
+}
+
+// Release switches the clauses under act off by asserting act false;
+// Z3 keeps them.
+func (z *Z3) Release(act solver.Lit) bool {
+	z.Assert(z.Not(act))
+	return false
+}
+
 // assumption is the term to hand Z3 for the assumption a: a's own term if
 // it is a variable or a negated one, else a fresh constant p, made once
 // for a, with p ⇒ a asserted.

@@ -40,6 +40,19 @@ type Solver interface {
 	// activation literal, then retired by a unit) does not grow the
 	// circuit every query must carry.
 	AddClause(lits ...Lit)
+	// Activation returns a literal that switches on the clauses added
+	// under it (Under) in the queries that assume it. Engines that ask
+	// many queries, each with clauses of its own (IC3's relative
+	// induction, its frames), use them.
+	Activation() Lit
+	// Under adds the disjunction of lits as a clause that holds in the
+	// queries that assume act, a literal from Activation.
+	Under(act Lit, lits ...Lit)
+	// Release removes the clauses under act for good. It reports whether
+	// the solver reclaimed them and act (gini recycles both); otherwise
+	// they stay, switched off, and an engine that releases many may want
+	// a fresh solver now and then.
+	Release(act Lit) (reclaimed bool)
 	// Solve decides the asserted formulas together with the assumptions,
 	// which hold for this call only. It returns Unknown when ctx is done
 	// first.
@@ -53,6 +66,14 @@ type Solver interface {
 	Failed() []Lit
 	// Close releases the solver's resources.
 	Close()
+}
+
+// Temporary adds the clause lits under a new activation literal, which
+// it returns.
+func Temporary(s Solver, lits ...Lit) Lit {
+	act := s.Activation()
+	s.Under(act, lits...)
+	return act
 }
 
 // Or returns a | b.

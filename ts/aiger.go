@@ -214,11 +214,23 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 			fmt.Fprintf(bw, "%d %d %d\n", lhs, a, b)
 		}
 	}
+	// Readers such as ABC refuse a name given to two inputs or latches;
+	// ours can coincide (a program's global and a latch of the encoding,
+	// or of ZeroInit and Folded), so a repeated name gets a suffix.
+	seen := map[string]bool{}
+	unique := func(name string) string {
+		n := name
+		for i := 2; seen[n]; i++ {
+			n = fmt.Sprintf("%s#%d", name, i)
+		}
+		seen[n] = true
+		return n
+	}
 	for i, name := range f.inputNames {
-		fmt.Fprintf(bw, "i%d %s\n", i, name)
+		fmt.Fprintf(bw, "i%d %s\n", i, unique(name))
 	}
 	for i, l := range f.latches {
-		fmt.Fprintf(bw, "l%d %s\n", i, l.Name)
+		fmt.Fprintf(bw, "l%d %s\n", i, unique(l.Name))
 	}
 	for i, p := range outputs {
 		fmt.Fprintf(bw, "o%d %s\n", i, p.Name)
