@@ -6,11 +6,14 @@
 // circuit's z.Lit converted to int32; since logic.C numbers its nodes with the
 // same variables the SAT solver uses, no translation table is needed.
 //
-// The circuit is handed to the SAT solver lazily: each Solve first adds the
-// Tseitin clauses of every node built since the previous Solve (all of them,
-// not only those reachable from assertions, so that Value works for any Lit
-// built before the Solve), then the unit clauses of the formulas asserted
-// since the previous Solve.
+// The circuit is handed to the SAT solver lazily: a gate's clauses go to
+// gini only when an assertion, a clause or an assumption reads it, and a
+// tree of conjunctions whose inner gates nothing else reads becomes one
+// gate (one long clause and a binary clause per conjunct, no variable for
+// the inner gates). Value evaluates the gates gini has no clauses for.
+// Queries run in the caller's goroutine, in time slices while a context
+// may end them; short-lived clauses live under gini's recyclable
+// activation literals (Activation, Under, Release).
 //
 // It is one of the two backends at the bottom of bmc's pipeline, lang ->
 // ir -> seq/moped -> encode -> ts -> engine -> solver -> sat/smt (run by
