@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -22,12 +21,14 @@ import (
 const untilEnded = 2000
 
 // checkConcurrent checks a concurrent program with BMC on a
-// sequentialization, bound after bound from the smallest (1 round or 0
-// switches) to the one asked for, so that a violation is reported at the
-// smallest bound that has one. A bound whose search a limit cut short
-// (the call depth, the step bound) does not end the deepening: a larger
-// bound may still show a violation, and only when none does is the
-// answer unknown.
+// sequentialization within the bound asked for. The executions within a
+// smaller bound are among them, so "no violation" there covers every
+// smaller bound with one search (one proof, on a looping program). A
+// violation is then reported at the smallest bound that has one: the
+// smaller bounds are searched from the least (1 round or 0 switches) up.
+// When a limit cut the search short (the call depth, the step bound), the
+// smaller bounds are searched too, to say up to which one every
+// execution was covered.
 func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	start := time.Now()
 	method := o.Seq
@@ -56,16 +57,10 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 		}
 		return seq.Bound{Switches: k}
 	}
-	var (
-		res     *result.Result
-		limits  []string // why smaller bounds were incomplete
-		cut     bool     // the step bound cut some bound's search
-		covered = lo - 1 // the largest bound up to which every search was complete
-	)
-	for k := lo; k <= hi; k++ {
+	run := func(k int) (*result.Result, error) {
 		bd := bound(k)
-		var err error
-		if res, err = checkBound(ctx, p, o, method, bd, false); err != nil {
+		res, err := checkBound(ctx, p, o, method, bd, false)
+		if err != nil {
 			return nil, err
 		}
 		if res.Engine == "" {
@@ -78,60 +73,87 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
 		}
-		switch {
-		case res.Verdict == result.Unsafe:
-			res.ContextBound = k
-			smallest := "the smallest bound with a violation"
-			if covered < k-1 {
-				smallest = fmt.Sprintf("smaller bounds were not fully searched: %s", strings.Join(limits, "; "))
+		if res.Verdict == result.Unknown && res.StepsCut {
+			// Say whose steps: the sequential program's are not the
+			// user's statements.
+			of := "the sequential program"
+			if method == "direct" {
+				of = "the interleaving product"
 			}
-			res.Bounds = fmt.Sprintf("%s (%s), call depth %d", bd, smallest, depth)
-			res.Elapsed = time.Since(start)
-			return res, nil
-		case res.Incomplete():
-			// A timeout or the memory limit: nothing more can be searched.
-			res.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
-			res.Limits = mergeLimits(limits, res.Limits)
-			res.Advice = Advise(res, bound(hi).String())
-			res.Elapsed = time.Since(start)
-			return res, nil
-		case res.Verdict == result.Unknown:
-			if res.StepsCut {
-				// Say whose steps: the sequential program's are not the
-				// user's statements.
-				of := "the sequential program"
-				if method == "direct" {
-					of = "the interleaving product"
-				}
-				for i, l := range res.Limits {
-					if strings.HasPrefix(l, "step bound") {
-						res.Limits[i] = fmt.Sprintf("step bound reached (executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
-					}
+			for i, l := range res.Limits {
+				if strings.HasPrefix(l, "step bound") {
+					res.Limits[i] = fmt.Sprintf("step bound reached (executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
 				}
 			}
-			limits = mergeLimits(limits, res.Limits)
-		case covered == k-1:
+		}
+		return res, nil
+	}
+	done := func(res *result.Result) (*result.Result, error) {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	top, err := run(hi)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case top.Verdict == result.Unsafe:
+		// The smallest bound with a violation: at most the switches
+		// the trace found takes.
+		res, at, note := top, hi, "the smallest bound with a violation"
+		if o.Bounds.Rounds == 0 && top.Trace != nil && top.Trace.Switches < hi {
+			at = top.Trace.Switches
+		}
+		for k := lo; k < at; k++ {
+			r, err := run(k)
+			if err != nil {
+				return nil, err
+			}
+			if r.Verdict == result.Unsafe {
+				res, at = r, k
+				break
+			}
+			if r.Verdict == result.Unknown {
+				note = fmt.Sprintf("smaller bounds were not fully searched: %s", strings.Join(r.Limits, "; "))
+				break
+			}
+		}
+		res.ContextBound = at
+		res.Bounds = fmt.Sprintf("%s (%s), call depth %d", bound(at), note, depth)
+		return done(res)
+	case top.Incomplete():
+		// A timeout or the memory limit: nothing more can be searched.
+		top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
+		top.Advice = Advise(top, bound(hi).String())
+		return done(top)
+	case top.Verdict == result.Unknown:
+		// Up to which smaller bound was every execution covered?
+		covered := lo - 1
+		for k := lo; k < hi; k++ {
+			r, err := run(k)
+			if err != nil {
+				return nil, err
+			}
+			if r.Verdict != result.Safe {
+				break
+			}
 			covered = k
 		}
-		cut = cut || res.StepsCut
+		top.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
+		top.Advice = Advise(top, bound(hi).String())
+		return done(top)
 	}
-	res.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
-	res.StepsCut = cut
+	top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
 	switch {
-	case len(limits) > 0:
-		res.Verdict, res.Limits = result.Unknown, limits
-		res.Bounds += coveredNote(covered, lo, bound)
-		res.Advice = Advise(res, bound(hi).String())
-	case cut:
+	case top.StepsCut:
 		// Only a step bound the user stated cuts a "safe" short.
-		res.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)
-	case res.Proof != "":
-		res.Bounds += ", executions of any length"
+		top.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)
+	case top.Proof != "":
+		top.Bounds += ", executions of any length"
 	default:
-		res.Bounds += fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", res.Bound)
+		top.Bounds += fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", top.Bound)
 	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return done(top)
 }
 
 // checkBound checks p within one bound bd by BMC on the encoding named
@@ -206,16 +228,6 @@ func coveredNote(covered, lo int, bound func(int) seq.Bound) string {
 		return ""
 	}
 	return fmt.Sprintf(" (every execution within %s covered)", bound(covered))
-}
-
-// mergeLimits appends the limits of b not already in a.
-func mergeLimits(a, b []string) []string {
-	for _, l := range b {
-		if !slices.Contains(a, l) {
-			a = append(a, l)
-		}
-	}
-	return a
 }
 
 func describe(r *result.Result) string {

@@ -319,9 +319,13 @@ func (s *Solver) trySolve(ctx context.Context, ms []z.Lit) int {
 	for {
 		d := slice
 		if dl, ok := ctx.Deadline(); ok {
-			d = min(d, time.Until(dl))
+			if d = min(d, time.Until(dl)); d <= 0 {
+				// The deadline has passed; its context ends a moment
+				// later, and its cause says why the query stopped.
+				<-ctx.Done()
+			}
 		}
-		if d <= 0 || ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return 0
 		}
 		if r := s.g.Try(d); r != 0 {
