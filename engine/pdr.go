@@ -62,6 +62,7 @@ func (p *pdr) load() error {
 	}
 	s := p.task.NewSolver()
 	p.s, p.u, p.retired, p.init = s, NewUnrolling(p.sys, s), 0, nil
+	p.inSolver = 0
 	p.u.FreeStart = true
 	if err := p.u.Extend(p.ctx, 1); err != nil {
 		return errors.New(p.stopReason())
@@ -82,6 +83,7 @@ func (p *pdr) load() error {
 	for i := 1; i < len(p.delta); i++ {
 		for _, c := range p.delta[i] {
 			s.Under(p.acts[i], p.negated(p.at(c, 0))...)
+			p.inSolver++
 		}
 	}
 	return nil
@@ -156,6 +158,10 @@ type pdr struct {
 	// retired counts the activation literals of temporary clauses that
 	// have been switched off in s (see retire).
 	retired int
+	// inSolver counts the cube clauses s holds. Those of cubes that were
+	// since subsumed or pushed up stay in s, and every query pays for
+	// them, so s is rebuilt when they outnumber the live ones.
+	inSolver int
 }
 
 // top is the highest frame.
@@ -272,6 +278,15 @@ func (p *pdr) run() (*Proof, error) {
 	}
 }
 
+// live counts the cubes of every delta.
+func (p *pdr) live() int {
+	n := 0
+	for _, d := range p.delta {
+		n += len(d)
+	}
+	return n
+}
+
 // clauses returns the cubes of F_i (none for F_0 before F_1 exists).
 func (p *pdr) clauses(i int) []cube {
 	var cs []cube
@@ -355,7 +370,7 @@ func failedSet(s solver.Solver) map[solver.Lit]bool {
 // too, as every state outside it is outside c (EMB's use of the final
 // conflict), though it may meet F_0.
 func (p *pdr) relative(c cube, i int) (solver.Status, cube, error) {
-	if p.retired > 2*p.sys.NumVars()+1000 {
+	if p.retired > 2*p.sys.NumVars()+1000 || p.inSolver > 2*p.live()+500 {
 		if err := p.load(); err != nil {
 			return solver.Unknown, nil, err
 		}
@@ -469,6 +484,7 @@ func (p *pdr) addCube(c cube, i int) {
 	}
 	p.delta[i] = append(p.delta[i], c)
 	p.s.Under(p.acts[i], p.negated(p.at(c, 0))...)
+	p.inSolver++
 }
 
 // block blocks o and the obligations it leads to (EMB's recursive
@@ -483,6 +499,17 @@ func (p *pdr) block(o *obligation) (*obligation, error) {
 			return o, nil
 		}
 		if p.blocked(o.c, o.level) {
+			continue
+		}
+		// Blocked by several cubes together, which no one of them shows
+		// (ABC's pdr asks the same): without this, a redundant cube is
+		// learnt, and obligations tried again one frame up are often
+		// blocked there already.
+		st, err := p.solve(append(p.frame(o.level), p.at(o.c, 0)...)...)
+		if err != nil {
+			return nil, err
+		}
+		if st == solver.Unsat {
 			continue
 		}
 		st, core, err := p.relative(o.c, o.level)
