@@ -524,6 +524,9 @@ func (p *pdr) block(o *obligation) (*obligation, error) {
 			}
 			pred.level = o.level - 1
 			heap.Push(q, pred)
+			// Back in the queue as the newest of its frame (as ABC does).
+			o.seq = p.seq
+			p.seq++
 			heap.Push(q, o)
 			continue
 		}
@@ -547,7 +550,8 @@ func (p *pdr) block(o *obligation) (*obligation, error) {
 		if i < p.top() {
 			// EMB: the states of o lead to bad ones, so they are likely
 			// to come up again at the next frame: block them there now.
-			heap.Push(q, &obligation{c: o.c, level: i + 1, state: o.state, inputs: o.inputs, next: o.next, seq: o.seq})
+			p.seq++
+			heap.Push(q, &obligation{c: o.c, level: i + 1, state: o.state, inputs: o.inputs, next: o.next, seq: p.seq})
 		}
 	}
 	return nil, nil
