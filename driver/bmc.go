@@ -87,18 +87,24 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 // encoding of a concurrent program within the rounds or switches of b
 // (its Depth and SmallSteps come from opts).
 func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions, b encode.DirectOptions) (*result.Result, error) {
-	var entries []*ir.Proc
-	for _, t := range p.Threads {
-		entries = append(entries, t.Proc)
-	}
-	var exact bool
-	b.Depth, exact = stackFrames(p, entries, opts.Depth)
 	b.SmallSteps = opts.SmallSteps
-	m, err := encode.Direct(ctx, p, b)
+	m, exact, err := directModel(ctx, p, b, opts.Depth)
 	if err != nil {
 		return halted(ctx, s, opts, err)
 	}
 	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, b.MaxThreads), s, opts)
+}
+
+// directModel is the interleaving product of p within b, its stacks of
+// just the frames the calls need without recursion (exact), else depth.
+func directModel(ctx context.Context, p *ir.Program, b encode.DirectOptions, depth int) (m encode.Model, exact bool, err error) {
+	var entries []*ir.Proc
+	for _, t := range p.Threads {
+		entries = append(entries, t.Proc)
+	}
+	b.Depth, exact = stackFrames(p, entries, depth)
+	m, err = encode.Direct(ctx, p, b)
+	return m, exact, err
 }
 
 // halted is the result of a check whose encoding err ended: unknown when

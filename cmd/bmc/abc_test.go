@@ -11,8 +11,10 @@ import (
 )
 
 // TestABCAgrees exports examples as AIGER and checks them with ABC: an
-// unsafe one must fail at the bound where bmc finds the violation, a safe
-// one must be proved by pdr. Skipped when ABC is not installed.
+// unsafe sequential one must fail at the bound where bmc finds the
+// violation, a safe one must be proved by pdr, and pdr must find the
+// violation of an unsafe concurrent one, in the interleaving product or
+// a sequentialization. Skipped when ABC is not installed.
 func TestABCAgrees(t *testing.T) {
 	abc, err := exec.LookPath("berkeley-abc")
 	if err != nil {
@@ -26,10 +28,17 @@ func TestABCAgrees(t *testing.T) {
 		file          string
 		check, export []string // flags of each command
 		safe          bool
+		concurrent    bool // decided by pdr: bmc's steps are not ABC's frames
 	}{
-		{"seq_counter.bpl", []string{"--max-steps", "20"}, nil, false},
-		{"seq_recursion.bpl", []string{"--depth", "5"}, []string{"--depth", "5"}, false},
-		{"seq_swap.bpl", nil, nil, true},
+		{"seq_counter.bpl", []string{"--max-steps", "20"}, nil, false, false},
+		{"seq_recursion.bpl", []string{"--depth", "5"}, []string{"--depth", "5"}, false, false},
+		{"seq_swap.bpl", nil, nil, true, false},
+		{"dekker.bpl", nil, []string{"--switches", "2"}, true, true},
+		{"dekker.bpl", nil, []string{"--seq", "eager", "--switches", "0"}, true, true},
+		{"peterson.bpl", nil, []string{"--seq", "lazy", "--switches", "0"}, true, true},
+		{"peterson.bpl", nil, nil, true, true}, // every interleaving
+		{"permutation_late.bpl", nil, []string{"--switches", "3"}, false, true},
+		{"peterson_buggy.bpl", nil, []string{"--seq", "eager", "--switches", "2"}, false, true},
 	}
 	for _, c := range cases {
 		prog := filepath.Join("../../examples", c.file)
@@ -42,10 +51,10 @@ func TestABCAgrees(t *testing.T) {
 		if err := os.WriteFile(path, aig.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if c.safe {
+		if c.safe || c.concurrent {
 			out, _ := exec.Command(abc, "-c", "read_aiger "+path+"; pdr").CombinedOutput()
-			if !strings.Contains(string(out), "Property proved") {
-				t.Errorf("%s: ABC pdr did not prove it:\n%s", c.file, out)
+			if want := map[bool]string{true: "Property proved", false: "was asserted"}[c.safe]; !strings.Contains(string(out), want) {
+				t.Errorf("%s %v: ABC pdr did not say %q:\n%s", c.file, c.export, want, out)
 			}
 			continue
 		}

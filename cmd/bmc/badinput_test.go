@@ -445,10 +445,28 @@ var badInputCases = []badInputCase{
 		sub:  "must not be negative",
 	},
 	{
-		name: "export of a concurrent program",
+		name: "export --seq eager without a bound",
 		prog: "thread void a() begin skip; end thread void b() begin skip; end",
-		args: []string{"export", "--aiger", "{file}"},
-		sub:  "checks one thread",
+		args: []string{"export", "--aiger", "--seq", "eager", "{file}"},
+		sub:  "bmc export: --seq eager needs a bound: -k K or --switches N",
+	},
+	{
+		name: "export --seq of a one-thread program",
+		prog: "void main() begin skip; end",
+		args: []string{"export", "--aiger", "--seq", "lazy", "-k", "2", "{file}"},
+		sub:  "bmc export: --seq lazy is for a concurrent program; this one has one thread",
+	},
+	{
+		name: "export with an unknown sequentialization",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--seq", "greedy", "{file}"},
+		sub:  "greedy",
+	},
+	{
+		name: "export with rounds and switches",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "-k", "2", "--switches", "3", "{file}"},
+		sub:  "bmc export:",
 	},
 	{
 		name: "export of a missing file",

@@ -12,6 +12,7 @@ import (
 	"bmc/engine"
 	"bmc/ir"
 	"bmc/sat"
+	"bmc/seq"
 	"bmc/solver"
 	"bmc/ts"
 )
@@ -22,22 +23,37 @@ type exportFlags struct {
 	depth         int
 	target        string
 	property      string
+	seq           string
+	rounds        int
+	switches      int
+	threads       string
+	maxThreads    int
 	limits        limitFlags
 }
 
 func newExport(stdout, stderr io.Writer) *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K) prog.bpl",
+		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K) [--seq S] [-k K | --switches N] prog.bpl",
 		Short: "Write the verification problem for other tools",
-		Long: `Write the problem bmc solves for a sequential program, so that other solvers
-and model checkers can check the identical problem:
+		Long: `Write the transition system bmc decides, so that other solvers and model
+checkers can check the identical problem:
 
   --aiger      the transition system in AIGER format (ASCII, or binary with
-               --binary); output 0 is the violation property, output 1 stack
-               overflow; constraints are folded into the outputs.
+               --binary); output 0 is the violation property, then stack
+               overflow (and, for the interleaving product of a program that
+               starts threads, the thread bound); constraints are folded into
+               the outputs.
   --dimacs K   "a violation within K steps" as CNF (satisfiable = unsafe).
   --smt2 K     the same as SMT-LIB 2 (QF_UF).
+
+A one-thread program is encoded as bmc check encodes it. A concurrent
+program is encoded as the interleaving product (--seq direct, the default),
+within -k K rounds or --switches N context switches or, with neither, for
+every interleaving; or, with --seq eager or lazy and a bound, as the
+sequential program of that sequentialization (the one bmc seq prints),
+encoded as bmc check --seq eager or lazy encodes it. Without recursion the
+call stacks hold just the frames the calls need, as in bmc check.
 
 An unrolling that cannot fit in --max-memory is refused before it is built
 (exit 2); a run that --timeout or --max-memory ends exits with status 3.`,
@@ -54,6 +70,12 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound (frames)")
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.property, "property", "violation", "with --dimacs/--smt2: violation or overflow")
+	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs: direct (the interleaving product; auto), eager or lazy")
+	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
+	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
+	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
+	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
+	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning (the interleaving product)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -80,6 +102,15 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	case f.depth < 1:
 		return usageErr("bmc export: --depth must be at least 1, got %d", f.depth)
 	}
+	if err := checkContextBound("bmc export", fl, f.rounds, f.switches); err != nil {
+		return err
+	}
+	if err := checkName("bmc export", "sequentialization", f.seq, driver.Seqs); err != nil {
+		return err
+	}
+	if f.maxThreads < 1 || f.maxThreads > 1000 {
+		return usageErr("bmc export: --max-threads must be between 1 and 1000, got %d", f.maxThreads)
+	}
 	if err := f.limits.validate("bmc export"); err != nil {
 		return err
 	}
@@ -91,11 +122,21 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	default:
 		return usageErr("bmc export: --property must be violation or overflow, got %q", f.property)
 	}
-	p, err := loadProgram(ctx, path, ir.Options{Target: f.target}, stderr)
+	opts := ir.Options{Target: f.target}
+	if f.threads != "" {
+		tc, err := ir.ParseThreads(f.threads)
+		if err != nil {
+			return usageErr("bmc export: %v", err)
+		}
+		opts.Threads = tc
+	}
+	p, err := loadProgram(ctx, path, opts, stderr)
 	if err != nil {
 		return gaveUp("bmc export", err)
 	}
-	en, err := encode.Sequential(ctx, p, encode.Options{Depth: f.depth})
+	bounds := driver.DefaultBounds()
+	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads, f.rounds, f.switches
+	en, err := driver.Encode(ctx, p, f.seq, bounds)
 	switch {
 	case endedBy(ctx, err):
 		return gaveUp("bmc export", limitErr(ctx, "encoding"))
@@ -128,6 +169,9 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return gaveUp("bmc export", limitErr(ctx, "unrolling"))
 	}
 	header := fmt.Sprintf("bmc export of %s: %s within %d steps, call depth %d", path, en.System().Bad[prop].Name, k, f.depth)
+	if f.rounds > 0 || f.switches >= 0 {
+		header += ", " + seq.Bound{Rounds: f.rounds, Switches: f.switches}.String()
+	}
 	return b.Write(stdout, goal, header, "sat means the property is reachable")
 }
 

@@ -1,0 +1,73 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+
+	"bmc/encode"
+	"bmc/ir"
+	"bmc/seq"
+)
+
+// Encode builds the transition system that check and prove decide for
+// p, frame by frame (never a whole-program formula), for another tool to
+// decide the same question (bmc export): a one-thread program's
+// sequential encoding; for a concurrent program, with method direct (or
+// auto) the interleaving product within the rounds or switches of b
+// (every interleaving without either), and with method eager or lazy
+// the sequential encoding of that sequentialization within them. Without
+// recursion the stacks hold just the frames the calls need, as in check;
+// otherwise b.Depth. Errors are *UsageError for requests that do not fit
+// the program.
+func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode.Model, error) {
+	bounded := b.Rounds > 0 || b.Switches >= 0
+	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
+		if method != "auto" {
+			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", method)}
+		}
+		frames, _ := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, b.Depth)
+		return encode.Sequential(ctx, p, encode.Options{Depth: frames})
+	}
+	bd := seq.Bound{Rounds: b.Rounds, Switches: b.Switches}
+	if bd.Rounds > 0 {
+		bd.Switches = 0
+	}
+	switch method {
+	case "auto", "direct":
+		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+		o := encode.DirectOptions{Switches: -1, MaxThreads: b.MaxThreads}
+		if bounded {
+			o.Rounds, o.Switches = bd.Rounds, within(b, bd).Switches
+		}
+		m, _, err := directModel(ctx, p, o, b.Depth)
+		return m, err
+	case "eager", "lazy":
+		if !bounded {
+			return nil, &UsageError{fmt.Sprintf("--seq %s needs a bound: -k K or --switches N", method)}
+		}
+		if err := seq.Supported(p); err != nil {
+			return nil, &UsageError{fmt.Sprintf("the program cannot be sequentialized: %v; use --seq direct", err)}
+		}
+		if err := SeqFits(p, bd, MemoryLimit(ctx)); err != nil {
+			return nil, err
+		}
+		translate := seq.Lazy
+		if method == "eager" {
+			translate = seq.Eager
+		}
+		sp, err := translate(ctx, p, bd)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, &UsageError{err.Error()}
+		}
+		// The sequential program's main calls each thread's code: one
+		// frame more than the user's depth, as in check.
+		frames, _ := stackFrames(sp.Seq, []*ir.Proc{sp.Seq.Threads[0].Proc}, b.Depth+1)
+		return encode.Sequential(ctx, sp.Seq, encode.Options{Depth: frames})
+	}
+	return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
+}
