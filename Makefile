@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops
 
 all: build
 
@@ -68,6 +68,13 @@ bench-tables: build
 # it is installed. Options in scripts/bench-moped.sh.
 bench-moped: build
 	BMC=./$(BIN) bash scripts/bench-moped.sh
+
+# The table of looping programs (docs/BENCHMARKS.md, "Looping programs"):
+# the exact eager check, prove, explicit and ABC's pdr (when installed) on
+# the examples, Burns' mutual exclusion and the pumps; about an hour at the
+# default 30 s a cell. Options in scripts/bench-loops.sh.
+bench-loops: build
+	BMC=./$(BIN) bash scripts/bench-loops.sh
 
 clean:
 	rm -rf bin
