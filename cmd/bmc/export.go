@@ -10,7 +10,6 @@ import (
 	"bmc/driver"
 	"bmc/encode"
 	"bmc/engine"
-	"bmc/ir"
 	"bmc/sat"
 	"bmc/seq"
 	"bmc/solver"
@@ -122,13 +121,9 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	default:
 		return usageErr("bmc export: --property must be violation or overflow, got %q", f.property)
 	}
-	opts := ir.Options{Target: f.target}
-	if f.threads != "" {
-		tc, err := ir.ParseThreads(f.threads)
-		if err != nil {
-			return usageErr("bmc export: %v", err)
-		}
-		opts.Threads = tc
+	opts, err := loadOptions("bmc export", f.target, f.threads)
+	if err != nil {
+		return err
 	}
 	p, err := loadProgram(ctx, path, opts, stderr)
 	if err != nil {

@@ -141,6 +141,20 @@ func endedBy(ctx context.Context, err error) bool {
 	return err != nil && ctx.Err() != nil && errors.Is(err, context.Cause(ctx))
 }
 
+// loadOptions are the front end's options from the flags --target and
+// --threads of the command named cmd.
+func loadOptions(cmd, target, threads string) (ir.Options, error) {
+	opts := ir.Options{Target: target}
+	if threads != "" {
+		tc, err := ir.ParseThreads(threads)
+		if err != nil {
+			return opts, usageErr("%s: %v", cmd, err)
+		}
+		opts.Threads = tc
+	}
+	return opts, nil
+}
+
 // loadProgram reads, parses, checks and lowers a program, printing
 // warnings. When ctx ends first, the error is a *limitError.
 func loadProgram(ctx context.Context, path string, opts ir.Options, stderr io.Writer) (*ir.Program, error) {
@@ -291,13 +305,9 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	if err := f.validate(fl); err != nil {
 		return err
 	}
-	opts := ir.Options{Target: f.target}
-	if f.threads != "" {
-		tc, err := ir.ParseThreads(f.threads)
-		if err != nil {
-			return usageErr("bmc check: %v", err)
-		}
-		opts.Threads = tc
+	opts, err := loadOptions("bmc check", f.target, f.threads)
+	if err != nil {
+		return err
 	}
 	var res *result.Result
 	p, err := loadProgram(ctx, path, opts, stderr)

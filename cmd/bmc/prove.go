@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
-	"bmc/ir"
 	"bmc/result"
 )
 
@@ -112,13 +111,9 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	if err := f.validate(cmd); err != nil {
 		return err
 	}
-	opts := ir.Options{Target: f.target}
-	if f.threads != "" {
-		tc, err := ir.ParseThreads(f.threads)
-		if err != nil {
-			return usageErr("bmc prove: %v", err)
-		}
-		opts.Threads = tc
+	opts, err := loadOptions("bmc prove", f.target, f.threads)
+	if err != nil {
+		return err
 	}
 	p, err := loadProgram(ctx, path, opts, stderr)
 	var le *limitError

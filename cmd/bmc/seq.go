@@ -12,7 +12,6 @@ import (
 
 	"bmc/decompile"
 	"bmc/driver"
-	"bmc/ir"
 	"bmc/moped"
 	"bmc/seq"
 )
@@ -92,13 +91,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	if err := f.limits.validate("bmc seq"); err != nil {
 		return err
 	}
-	opts := ir.Options{Target: f.target}
-	if f.threads != "" {
-		tc, err := ir.ParseThreads(f.threads)
-		if err != nil {
-			return usageErr("bmc seq: %v", err)
-		}
-		opts.Threads = tc
+	opts, err := loadOptions("bmc seq", f.target, f.threads)
+	if err != nil {
+		return err
 	}
 	p, err := loadProgram(ctx, path, opts, stderr)
 	if err != nil {
