@@ -175,11 +175,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		}
 		return BMCDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
 	}
-	translate := seq.Lazy
-	if method == "eager" {
-		translate = seq.Eager
-	}
-	sp, err := translate(ctx, p, bd)
+	sp, err := translation(method)(ctx, p, bd)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []string{halt.Reason(ctx) + " while sequentializing"}}, nil
@@ -195,6 +191,14 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		return explicit.Replay(p, eo.explicitOptions(), cs)
 	}
 	return BMC(ctx, sp.Seq, s, po)
+}
+
+// translation is the sequentialization named method: eager or lazy.
+func translation(method string) func(context.Context, *ir.Program, seq.Bound) (*seq.Program, error) {
+	if method == "eager" {
+		return seq.Eager
+	}
+	return seq.Lazy
 }
 
 // loops reports whether some procedure of p has a loop or some thread can

@@ -53,11 +53,7 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 		if err := SeqFits(p, bd, MemoryLimit(ctx)); err != nil {
 			return nil, err
 		}
-		translate := seq.Lazy
-		if method == "eager" {
-			translate = seq.Eager
-		}
-		sp, err := translate(ctx, p, bd)
+		sp, err := translation(method)(ctx, p, bd)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
