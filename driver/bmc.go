@@ -70,17 +70,60 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 		depth++
 	}
 	frames, exact := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, depth)
-	var m encode.Model
-	var err error
-	if opts.Unwind && exact && encode.Supported(p, encode.KindWhole, frames) == nil {
-		m, err = encode.Whole(ctx, p, frames)
-	} else {
-		m, err = encode.Sequential(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
+	unrolled := func(ctx context.Context) (*result.Result, error) {
+		m, err := encode.Sequential(ctx, p, encode.Options{Depth: frames, SmallSteps: opts.SmallSteps})
+		if err != nil {
+			return halted(ctx, s, opts, err)
+		}
+		return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
 	}
-	if err != nil {
-		return halted(ctx, s, opts, err)
+	switch {
+	case opts.Unwind && exact && encode.Supported(p, encode.KindWhole, frames) == nil:
+		m, err := encode.Whole(ctx, p, frames)
+		if err != nil {
+			return halted(ctx, s, opts, err)
+		}
+		return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
+	case opts.Unwind && exact && unwinds(opts) && encode.Supported(p, encode.KindUnwound, frames) == nil:
+		return race(ctx, func(ctx context.Context) (*result.Result, error) {
+			return unwound(ctx, p, frames, s.Name(), opts)
+		}, unrolled)
 	}
-	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
+	return unrolled(ctx)
+}
+
+// race runs two exact methods on one question side by side and returns
+// the first verdict, stopping the other; without one, the second
+// method's answer (the first gives nil when it cannot decide the
+// question at all). An error of either is returned.
+func race(ctx context.Context, first, second func(context.Context) (*result.Result, error)) (*result.Result, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	type answer struct {
+		res *result.Result
+		err error
+	}
+	decided := func(a answer) bool { return a.err != nil || a.res != nil && a.res.Verdict != result.Unknown }
+	firsts := make(chan answer, 1)
+	go func() {
+		a := answer{}
+		a.res, a.err = first(ctx)
+		if decided(a) {
+			stop()
+		}
+		firsts <- a
+	}()
+	b := answer{}
+	b.res, b.err = second(ctx)
+	if decided(b) && ctx.Err() == nil {
+		stop()
+		<-firsts
+		return b.res, b.err
+	}
+	if a := <-firsts; decided(a) {
+		return a.res, a.err
+	}
+	return b.res, b.err
 }
 
 // BMCDirect runs bounded model checking on the direct interleaving
@@ -93,6 +136,14 @@ func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOpti
 		return halted(ctx, s, opts, err)
 	}
 	return check(ctx, p, m, wordLimits(m, exact, opts.Depth, b.MaxThreads), s, opts)
+}
+
+// unwinds says whether BMC decides a looping program by unwinding its
+// loops (encode.Unwind): when it is to cover executions of any length
+// and no particular proof engine or proof was asked for.
+func unwinds(opts BMCOptions) bool {
+	po := opts.Proof
+	return po != nil && po.Method == "auto" && po.Certificate == nil && !opts.ProveOnly && !opts.StepsStated
 }
 
 // directModel is the interleaving product of p within b, its stacks of

@@ -11,8 +11,10 @@
 // limits and the comparison with Moped.
 //
 // Files: driver.go (Check: options, the choice of engine), bmc.go (BMC on
-// one encoded program), concurrent.go (context bounds deepened one at a
-// time), compare.go (bmc compare), limit.go (time and memory).
+// one encoded program), unwind.go (loops unwound until the unwinding
+// provably suffices, raced against PDR), prove.go (the proof engines),
+// encoding.go (bmc export), concurrent.go (context bounds deepened one
+// at a time), compare.go (bmc compare), limit.go (time and memory).
 //
 // It may import every bmc package but cmd/bmc; explicit is imported only
 // here and in tests.

@@ -16,7 +16,11 @@
 //     thread instances, each with such a stack, and a scheduler
 //     (direct.go).
 //   - Whole: a loop-free, non-recursive sequential program in one frame,
-//     every call inlined and every statement once (whole.go).
+//     every call inlined and every statement once (whole.go); Unwind does
+//     the same for a program with loops, each activation of a loop
+//     unwound to a given number of iterations, and gives the cuts (an
+//     iteration beyond that starts in a new state) that say whether the
+//     unwinding covers every execution.
 //
 // The sequential and the direct encoding are one machine of threads with
 // stacks (machine.go): they differ in whose frames the blocks run on (the

@@ -50,6 +50,7 @@ const (
 	KindSequential Kind = iota // Sequential
 	KindDirect                 // Direct
 	KindWhole                  // Whole
+	KindUnwound                // Unwind
 )
 
 // Supported reports why p cannot be encoded in kind k with call stacks of
@@ -62,8 +63,13 @@ func Supported(p *ir.Program, k Kind, depth int) error {
 		return oneThread(p)
 	case KindDirect:
 		return directSupported(p)
-	case KindWhole:
-		return unwindable(p, depth)
+	case KindWhole, KindUnwound:
+		iterations := map[Loop]int{} // one iteration each, for the check
+		if k == KindWhole {
+			iterations = nil
+		}
+		_, err := unwindable(p, depth, iterations)
+		return err
 	}
 	return fmt.Errorf("unknown kind of encoding %d", k)
 }

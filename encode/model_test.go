@@ -14,6 +14,7 @@ func TestSupported(t *testing.T) {
 	const (
 		loopFree  = `decl g; void f() begin g := !g; end void main() begin f(); assert(g); end`
 		loops     = `decl g; void main() begin L: g := !g; goto L; end`
+		twoEntry  = `decl g; void main() begin if g then goto A; fi B: g := !g; A: g := g; goto B; end`
 		recursive = `decl g; void f() begin if g then f(); fi end void main() begin f(); end`
 		twoThread = `thread void a() begin skip; end thread void b() begin skip; end`
 		spawns    = `void t() begin skip; end void main() begin start_thread t(); end`
@@ -23,22 +24,23 @@ func TestSupported(t *testing.T) {
 		depth     int
 		ok        map[Kind]bool // kinds that accept the program
 	}{
-		{"loop-free", loopFree, 4, map[Kind]bool{KindSequential: true, KindDirect: true, KindWhole: true}},
+		{"loop-free", loopFree, 4, map[Kind]bool{KindSequential: true, KindDirect: true, KindWhole: true, KindUnwound: true}},
 		{"calls deeper than the depth", loopFree, 1, map[Kind]bool{KindSequential: true, KindDirect: true}},
-		{"a loop", loops, 4, map[Kind]bool{KindSequential: true, KindDirect: true}},
+		{"a loop", loops, 4, map[Kind]bool{KindSequential: true, KindDirect: true, KindUnwound: true}},
+		{"a loop entered at two nodes", twoEntry, 4, map[Kind]bool{KindSequential: true, KindDirect: true}},
 		{"recursion", recursive, 4, map[Kind]bool{KindSequential: true, KindDirect: true}},
 		{"two threads", twoThread, 4, map[Kind]bool{KindDirect: true}},
 		{"a thread start", spawns, 4, map[Kind]bool{KindDirect: true}},
 	}
 	for _, c := range cases {
 		p := load(t, c.src)
-		for _, k := range []Kind{KindSequential, KindDirect, KindWhole} {
+		for _, k := range []Kind{KindSequential, KindDirect, KindWhole, KindUnwound} {
 			if err := Supported(p, k, c.depth); (err == nil) != c.ok[k] {
 				t.Errorf("%s, kind %d: %v, want accepted %v", c.name, k, err, c.ok[k])
 			}
 		}
 	}
-	if err := Supported(load(t, loopFree), KindWhole+1, 4); err == nil {
+	if err := Supported(load(t, loopFree), KindUnwound+1, 4); err == nil {
 		t.Error("an unknown kind accepted")
 	}
 }

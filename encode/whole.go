@@ -41,6 +41,11 @@ type whole struct {
 	pool  []ts.Lit
 	bad   []ts.Lit
 	ctx   context.Context // while Whole runs: inlining ends with it
+
+	loops      map[*ir.Proc]*procLoops
+	iterations map[Loop]int // nil: the program is loop-free
+	cuts       []Cut
+	distinct   []ts.Lit
 }
 
 // unode is one instance of a node: the node in one inlined call.
@@ -78,76 +83,146 @@ type arrival struct {
 // used instead.
 const maxUnwound = 1 << 20
 
+// Loop names a loop of a program: its procedure and head node.
+type Loop struct {
+	Proc *ir.Proc
+	Head int
+}
+
+// Cut is the condition that an activation of Loop would start one more
+// iteration than its unwinding encodes, in a state (every variable) that
+// none of its encoded iterations started in.
+type Cut struct {
+	Loop Loop
+	Lit  ts.Lit
+}
+
 // unwindable reports why p cannot be encoded whole with call stacks of
-// at most depth frames, or nil.
-func unwindable(p *ir.Program, depth int) error {
+// at most depth frames and the loops unwound as iterations says (nil:
+// loops are not allowed), or else the loops of its procedures.
+func unwindable(p *ir.Program, depth int, iterations map[Loop]int) (map[*ir.Proc]*procLoops, error) {
 	if err := oneThread(p); err != nil {
-		return err
+		return nil, err
 	}
 	starts := []*ir.Proc{p.Threads[0].Proc}
 	if p.Init != nil {
 		starts = append(starts, p.Init)
 	}
+	for _, pr := range starts {
+		d := ir.CallDepth(pr)
+		if d < 0 {
+			return nil, fmt.Errorf("the program is recursive")
+		}
+		if d > depth {
+			return nil, fmt.Errorf("calls nest %d deep, more than the depth bound %d", d, depth)
+		}
+	}
+	loops := map[*ir.Proc]*procLoops{}
 	size := map[*ir.Proc]int{}
+	tooLarge := fmt.Errorf("inlining every call gives more than %d locations", maxUnwound)
 	var count func(pr *ir.Proc) (int, error)
 	count = func(pr *ir.Proc) (int, error) {
 		if n, ok := size[pr]; ok {
 			return n, nil
 		}
-		order, err := ir.TopoOrder(pr)
+		pl, err := newProcLoops(pr)
 		if err != nil {
 			return 0, err
 		}
-		n := len(order)
-		for _, id := range order {
-			for _, e := range pr.Nodes[id].Out {
-				if e.Kind == ir.Call {
-					c, err := count(e.Callee)
+		if len(pl.nest.Loops) > 0 && iterations == nil {
+			return 0, fmt.Errorf("%s has a loop at %s", pr.Name, pr.Nodes[pl.nest.Loops[0].Head].Pos)
+		}
+		loops[pr] = pl
+		// One iteration of loop l (nil: the procedure) has the nodes
+		// directly in it, the inlined calls, and the unwound loops
+		// inside it.
+		var level func(l *ir.Loop) (int, error)
+		level = func(l *ir.Loop) (int, error) {
+			n := 0
+			for _, id := range pl.items[l] {
+				if in := pl.nest.Innermost[id]; in != l {
+					c, err := level(in)
 					if err != nil {
 						return 0, err
 					}
-					n += c
-					if n > maxUnwound {
-						return 0, fmt.Errorf("inlining every call gives more than %d locations", maxUnwound)
+					n += c * max(1, iterations[Loop{pr, id}])
+				} else {
+					n++
+					for _, e := range pr.Nodes[id].Out {
+						if e.Kind == ir.Call {
+							c, err := count(e.Callee)
+							if err != nil {
+								return 0, err
+							}
+							n += c
+						}
 					}
 				}
+				if n > maxUnwound {
+					return 0, tooLarge
+				}
 			}
+			return n, nil
 		}
+		n, err := level(nil)
 		size[pr] = n
-		return n, nil
+		return n, err
 	}
 	total := 0
 	for _, pr := range starts {
-		d := ir.CallDepth(pr)
-		if d < 0 {
-			return fmt.Errorf("the program is recursive")
-		}
-		if d > depth {
-			return fmt.Errorf("calls nest %d deep, more than the depth bound %d", d, depth)
-		}
 		n, err := count(pr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if total += n; total > maxUnwound {
-			return fmt.Errorf("inlining every call gives more than %d locations", maxUnwound)
+			return nil, tooLarge
 		}
 	}
-	return nil
+	return loops, nil
 }
 
 // Whole encodes a loop-free, non-recursive program whole (see Check).
 // When ctx ends first, the error is its cause.
 func Whole(ctx context.Context, p *ir.Program, depth int) (Model, error) {
-	return newWhole(ctx, p, depth)
+	return newWhole(ctx, p, depth, nil)
 }
 
-func newWhole(ctx context.Context, p *ir.Program, depth int) (u *whole, err error) {
-	if err := unwindable(p, depth); err != nil {
+// Unwinding is a non-recursive program encoded whole (as by Whole) with
+// each activation of each loop unwound to a number of iterations.
+type Unwinding struct {
+	Model
+	// Distinct holds on the paths on which no activation of a loop starts
+	// two of its encoded iterations in the same state.
+	Distinct ts.Lit
+	// Cuts are the further iterations: where none can hold on a path
+	// with Distinct, the encoding covers every execution.
+	Cuts []Cut
+}
+
+// Unwind encodes p whole with each activation of each loop l unwound to
+// iterations[l] iterations (at least 1). An execution that starts two
+// iterations of one activation in the same state has a shorter one with
+// the same end, so a shortest execution to a violation has Distinct; if
+// it went beyond the unwinding, its first iteration beyond would be
+// reached on a path the encoding holds, and would be a cut.
+func Unwind(ctx context.Context, p *ir.Program, depth int, iterations map[Loop]int) (*Unwinding, error) {
+	if iterations == nil {
+		iterations = map[Loop]int{}
+	}
+	u, err := newWhole(ctx, p, depth, iterations)
+	if err != nil {
+		return nil, err
+	}
+	return &Unwinding{Model: u, Distinct: u.sys.Ands(u.distinct...), Cuts: u.cuts}, nil
+}
+
+func newWhole(ctx context.Context, p *ir.Program, depth int, iterations map[Loop]int) (u *whole, err error) {
+	loops, err := unwindable(p, depth, iterations)
+	if err != nil {
 		return nil, err
 	}
 	defer halt.Recover(&err)
-	u = &whole{prog: p, sys: ts.New(), ctx: ctx}
+	u = &whole{prog: p, sys: ts.New(), ctx: ctx, loops: loops, iterations: iterations}
 	defer func() { u.ctx = nil }()
 	s := u.sys
 	main := p.Threads[0].Proc
@@ -215,98 +290,199 @@ func (u *whole) env(pr *ir.Proc, st ustate) *env {
 // completes them). Arrivals at node stop (-1: none) end the instance
 // too, with the callee's locals.
 func (u *whole) inline(pr *ir.Proc, in []arrival, stop int) (exits []arrival) {
-	s := u.sys
-	order, _ := ir.TopoOrder(pr)
-	arrivals := map[int][]arrival{pr.Entry: in}
-	for _, id := range order {
-		ins := arrivals[id]
-		delete(arrivals, id)
-		if len(ins) == 0 {
+	w := &walk{pr: pr, loops: u.loops[pr], stop: stop, arrivals: map[int][]arrival{pr.Entry: in}}
+	u.walk(w, nil)
+	return w.exits
+}
+
+// walk is the encoding of one instance of a procedure: the arrivals at
+// its nodes not encoded yet, and its exits.
+type walk struct {
+	pr       *ir.Proc
+	loops    *procLoops
+	stop     int
+	arrivals map[int][]arrival
+	exits    []arrival
+}
+
+// procLoops is a procedure's loops with, per loop (nil: outside every
+// loop), the nodes directly in it and the heads of the loops directly
+// inside it, in the order of the nest.
+type procLoops struct {
+	nest  *ir.LoopNest
+	items map[*ir.Loop][]int
+}
+
+func newProcLoops(pr *ir.Proc) (*procLoops, error) {
+	nest, err := ir.Loops(pr)
+	if err != nil {
+		return nil, err
+	}
+	pl := &procLoops{nest: nest, items: map[*ir.Loop][]int{}}
+	for _, id := range nest.Order {
+		l := nest.Innermost[id]
+		if l != nil && l.Head == id {
+			// A head stands for its whole loop one level out, and is
+			// the first node of the loop itself (it dominates the rest).
+			pl.items[l.Outer] = append(pl.items[l.Outer], id)
+		}
+		pl.items[l] = append(pl.items[l], id)
+	}
+	return pl, nil
+}
+
+// walk encodes one iteration of loop l (nil: the instance outside its
+// loops) and returns whether it is reached and the state at l's head.
+func (u *whole) walk(w *walk, l *ir.Loop) (reach ts.Lit, head ustate) {
+	reach = ts.False
+	for _, id := range w.loops.items[l] {
+		in := w.loops.nest.Innermost[id]
+		if in != l {
+			u.unwind(w, in)
 			continue
 		}
-		halt.Point(u.ctx)
-		n := pr.Nodes[id]
-		if id == stop {
-			for _, a := range ins {
-				if n.Error {
-					u.bad = append(u.bad, a.taken)
-				}
-			}
-			exits = append(exits, ins...)
-			continue
-		}
-		here := len(u.nodes)
-		un := unode{node: n}
-		var st ustate
-		un.reach, st, un.depth = u.join(ins)
-		for _, a := range ins {
-			if a.edge >= 0 {
-				u.edges[a.edge].to = here
-			}
-		}
-		u.nodes = append(u.nodes, un)
-		if un.reach == ts.False {
-			continue
-		}
-		if n.Error {
-			u.bad = append(u.bad, un.reach)
-		}
-		var choice []ts.Lit
-		if len(n.Out) > 1 {
-			choice = make([]ts.Lit, width(len(n.Out)))
-		}
-		for i := range choice {
-			choice[i] = s.NewInput(fmt.Sprintf("choice %s %d.%d", pr.Name, id, i))
-		}
-		for i, e := range n.Out {
-			sel := un.reach
-			for k, c := range choice {
-				if i>>k&1 == 1 {
-					sel = s.And(sel, c)
-				} else {
-					sel = s.And(sel, c.Not())
-				}
-			}
-			if sel == ts.False {
-				continue
-			}
-			idx := len(u.edges)
-			u.nodes[here].out = append(u.nodes[here].out, idx)
-			u.edges = append(u.edges, uedge{edge: e, attempted: sel, bad: ts.False, to: -1})
-			next := un.depth + 1
-			v := u.env(pr, st)
-			switch e.Kind {
-			case ir.Call:
-				exits := u.call(v, e, idx, sel, next)
-				arrivals[e.To] = append(arrivals[e.To], exits...)
-			case ir.Return, ir.EndThread:
-				v.guard(e)
-				var vals []ts.Lit
-				if e.Kind == ir.Return {
-					vals = v.results(e)
-				}
-				ue := &u.edges[idx]
-				ue.taken = s.And(sel, v.feas)
-				ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
-				if e.Kind == ir.Return {
-					exits = append(exits, arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, vals, v.locks}, depth: next})
-				} else {
-					u.longest = max(u.longest, next)
-				}
-			default:
-				bad := v.exec(e)
-				ue := &u.edges[idx]
-				ue.bad = s.And(sel, bad)
-				if ue.bad != ts.False {
-					u.bad = append(u.bad, ue.bad)
-				}
-				ue.taken = s.And(sel, v.feas)
-				ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
-				arrivals[e.To] = append(arrivals[e.To], arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, v.locals, v.locks}, depth: next})
-			}
+		r, st := u.node(w, id)
+		if l != nil && id == l.Head {
+			reach, head = r, st
 		}
 	}
-	return exits
+	return reach, head
+}
+
+// unwind encodes the iterations of loop l that the unwinding allows.
+// A path that starts two of them in the same state is excluded (by
+// u.distinct): the execution between the two can be left out, as the
+// state includes every variable and the frames below are those of the
+// same activation. A further iteration is cut, and recorded as a cut
+// when it could start in a new state.
+func (u *whole) unwind(w *walk, l *ir.Loop) {
+	key := Loop{Proc: w.pr, Head: l.Head}
+	n := max(1, u.iterations[key])
+	var starts []ustate
+	for i := 0; i < n && len(w.arrivals[l.Head]) > 0; i++ {
+		reach, st := u.walk(w, l)
+		u.distinct = append(u.distinct, u.sys.Implies(reach, u.differs(st, starts)))
+		starts = append(starts, st)
+	}
+	ins := w.arrivals[l.Head]
+	delete(w.arrivals, l.Head)
+	if len(ins) == 0 {
+		return
+	}
+	reach, st, _ := u.join(ins)
+	if fresh := u.sys.And(reach, u.differs(st, starts)); fresh != ts.False {
+		u.cuts = append(u.cuts, Cut{Loop: key, Lit: fresh})
+	}
+}
+
+// differs holds when st differs from each of olds in some variable.
+func (u *whole) differs(st ustate, olds []ustate) ts.Lit {
+	s := u.sys
+	all := ts.True
+	for _, old := range olds {
+		var differ []ts.Lit
+		for _, pair := range [][2][]ts.Lit{{st.globals, old.globals}, {st.locals, old.locals}, {st.locks, old.locks}} {
+			for k := range pair[0] {
+				differ = append(differ, s.Xor(pair[0][k], pair[1][k]))
+			}
+		}
+		all = s.And(all, s.Ors(differ...))
+	}
+	return all
+}
+
+// node encodes the instance of node id reached by its arrivals, if any,
+// and returns whether it is reached and the state there.
+func (u *whole) node(w *walk, id int) (ts.Lit, ustate) {
+	s := u.sys
+	pr := w.pr
+	ins := w.arrivals[id]
+	delete(w.arrivals, id)
+	if len(ins) == 0 {
+		return ts.False, ustate{}
+	}
+	halt.Point(u.ctx)
+	n := pr.Nodes[id]
+	if id == w.stop {
+		for _, a := range ins {
+			if n.Error {
+				u.bad = append(u.bad, a.taken)
+			}
+		}
+		w.exits = append(w.exits, ins...)
+		return ts.False, ustate{}
+	}
+	here := len(u.nodes)
+	un := unode{node: n}
+	var st ustate
+	un.reach, st, un.depth = u.join(ins)
+	for _, a := range ins {
+		if a.edge >= 0 {
+			u.edges[a.edge].to = here
+		}
+	}
+	u.nodes = append(u.nodes, un)
+	if un.reach == ts.False {
+		return un.reach, st
+	}
+	if n.Error {
+		u.bad = append(u.bad, un.reach)
+	}
+	var choice []ts.Lit
+	if len(n.Out) > 1 {
+		choice = make([]ts.Lit, width(len(n.Out)))
+	}
+	for i := range choice {
+		choice[i] = s.NewInput(fmt.Sprintf("choice %s %d.%d", pr.Name, id, i))
+	}
+	for i, e := range n.Out {
+		sel := un.reach
+		for k, c := range choice {
+			if i>>k&1 == 1 {
+				sel = s.And(sel, c)
+			} else {
+				sel = s.And(sel, c.Not())
+			}
+		}
+		if sel == ts.False {
+			continue
+		}
+		idx := len(u.edges)
+		u.nodes[here].out = append(u.nodes[here].out, idx)
+		u.edges = append(u.edges, uedge{edge: e, attempted: sel, bad: ts.False, to: -1})
+		next := un.depth + 1
+		v := u.env(pr, st)
+		switch e.Kind {
+		case ir.Call:
+			exits := u.call(v, e, idx, sel, next)
+			w.arrivals[e.To] = append(w.arrivals[e.To], exits...)
+		case ir.Return, ir.EndThread:
+			v.guard(e)
+			var vals []ts.Lit
+			if e.Kind == ir.Return {
+				vals = v.results(e)
+			}
+			ue := &u.edges[idx]
+			ue.taken = s.And(sel, v.feas)
+			ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
+			if e.Kind == ir.Return {
+				w.exits = append(w.exits, arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, vals, v.locks}, depth: next})
+			} else {
+				u.longest = max(u.longest, next)
+			}
+		default:
+			bad := v.exec(e)
+			ue := &u.edges[idx]
+			ue.bad = s.And(sel, bad)
+			if ue.bad != ts.False {
+				u.bad = append(u.bad, ue.bad)
+			}
+			ue.taken = s.And(sel, v.feas)
+			ue.globals, ue.locals, ue.locks = v.globals, v.locals, v.locks
+			w.arrivals[e.To] = append(w.arrivals[e.To], arrival{edge: idx, taken: ue.taken, st: ustate{v.globals, v.locals, v.locks}, depth: next})
+		}
+	}
+	return un.reach, st
 }
 
 // call encodes call edge e (instance idx, attempted under sel) from the

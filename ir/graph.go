@@ -1,6 +1,9 @@
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Graph helpers over procedures, shared by the checkers, the encodings
 // and the printer (package decompile), so that each is written once.
@@ -211,6 +214,11 @@ func LoopHeads(pr *Proc) []int {
 // TopoOrder is pr's nodes reached from its entry in topological order,
 // or an error naming a node on a loop.
 func TopoOrder(pr *Proc) ([]int, error) {
+	return topoOrder(pr, func(int, int) bool { return true })
+}
+
+// topoOrder is TopoOrder over the edges from -> to that keep allows.
+func topoOrder(pr *Proc, keep func(from, to int) bool) ([]int, error) {
 	const (
 		unseen = iota
 		active
@@ -229,6 +237,9 @@ func TopoOrder(pr *Proc) ([]int, error) {
 		for _, to := range succs[id] {
 			if loop != nil {
 				break
+			}
+			if !keep(id, to) {
+				continue
 			}
 			switch mark[to] {
 			case active:
@@ -281,4 +292,110 @@ func CallDepth(entry *Proc) int {
 		return best
 	}
 	return depth(entry)
+}
+
+// Loop is a natural loop of a procedure: the nodes on cycles through its
+// head, which dominates them all, so that the loop is entered only at
+// the head and an edge back to the head (a back edge) ends an
+// iteration.
+type Loop struct {
+	Head  int
+	Body  []bool  // by node: on a cycle through Head
+	Outer *Loop   // the innermost loop containing this one; nil: none
+	Inner []*Loop // the loops directly inside this one
+}
+
+// LoopNest is the loops of a procedure, nested, with an order of its
+// nodes in which loops can be unwound: with the back edges left out, the
+// nodes reached from the entry in topological order.
+type LoopNest struct {
+	Loops []*Loop // outer loops before the loops inside them
+	// Innermost is, by node, the innermost loop containing it; nil for
+	// nodes on no cycle.
+	Innermost []*Loop
+	Order     []int
+}
+
+// Loops finds the natural loops of pr's nodes reached from its entry, or
+// an error naming a node on a cycle that can be entered other than at
+// one head (an irreducible flow graph, which goto can build).
+func Loops(pr *Proc) (*LoopNest, error) {
+	if pr.Entry < 0 || pr.Entry >= len(pr.Nodes) {
+		return nil, fmt.Errorf("%s has no entry node", pr.Name)
+	}
+	n := len(pr.Nodes)
+	succs := Successors(pr)
+	preds := make([][]int, n)
+	for from, tos := range succs {
+		for _, to := range tos {
+			preds[to] = append(preds[to], from)
+		}
+	}
+	dom := Dominators(succs, pr.Entry)
+	back := func(from, to int) bool { return dom.Dominates(to, from) }
+	// The body of the loop at head h: h and the nodes that reach a back
+	// edge into h without passing h.
+	body := map[int][]bool{}
+	var heads []int
+	for from, tos := range succs {
+		if !dom.Reachable[from] {
+			continue
+		}
+		for _, h := range tos {
+			if !back(from, h) {
+				continue
+			}
+			b, ok := body[h]
+			if !ok {
+				b = make([]bool, n)
+				b[h] = true
+				body[h] = b
+				heads = append(heads, h)
+			}
+			stack := []int{from}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if b[x] {
+					continue
+				}
+				b[x] = true
+				stack = append(stack, preds[x]...)
+			}
+		}
+	}
+	// Without the back edges the reached graph must be acyclic.
+	order, err := topoOrder(pr, func(from, to int) bool { return !back(from, to) })
+	if err != nil {
+		return nil, fmt.Errorf("%s: a loop is entered other than at its head (%v)", pr.Name, err)
+	}
+	nest := &LoopNest{Innermost: make([]*Loop, n), Order: order}
+	// Outer loops are larger: nest by body size, each loop in the
+	// smallest earlier one that contains its head.
+	size := func(b []bool) (k int) {
+		for _, x := range b {
+			if x {
+				k++
+			}
+		}
+		return k
+	}
+	sizes := map[int]int{}
+	for _, h := range heads {
+		sizes[h] = size(body[h])
+	}
+	sort.SliceStable(heads, func(i, j int) bool { return sizes[heads[i]] > sizes[heads[j]] })
+	for _, h := range heads {
+		l := &Loop{Head: h, Body: body[h], Outer: nest.Innermost[h]}
+		if l.Outer != nil {
+			l.Outer.Inner = append(l.Outer.Inner, l)
+		}
+		for x, in := range l.Body {
+			if in {
+				nest.Innermost[x] = l
+			}
+		}
+		nest.Loops = append(nest.Loops, l)
+	}
+	return nest, nil
 }

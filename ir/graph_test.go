@@ -187,3 +187,83 @@ func TestCallDepth(t *testing.T) {
 		}
 	}
 }
+
+// TestLoops checks the loop nest: bodies, nesting, the innermost loop of
+// each node, an order without back edges, and the error on a cycle
+// entered at two nodes.
+func TestLoops(t *testing.T) {
+	// 0 -> 1; outer loop at 1: 1 -> 2, inner loop at 2: 2 -> 3 -> 2,
+	// 3 -> 4 -> 1; 1 -> 5 returns.
+	nested := graphProc(6, step{0, 1, Skip, 0}, step{1, 2, Skip, 0}, step{2, 3, Skip, 0}, step{3, 2, Skip, 0},
+		step{3, 4, Skip, 0}, step{4, 1, Skip, 0}, step{1, 5, Skip, 0}, step{5, -1, Return, 0})
+	cases := []struct {
+		name      string
+		pr        *Proc
+		heads     []int         // outer loops first
+		innermost []int         // by node: the head of its innermost loop, -1: none
+		body      map[int][]int // by head
+		err       string
+	}{
+		{"diamond", diamond(), nil, []int{-1, -1, -1, -1}, nil, ""},
+		{"loop", loop(), []int{1}, []int{-1, 1, 1}, map[int][]int{1: {1, 2}}, ""},
+		{"nested", nested, []int{1, 2}, []int{-1, 1, 2, 2, 1, -1}, map[int][]int{1: {1, 2, 3, 4}, 2: {2, 3}}, ""},
+		{"two entries", graphProc(3, step{0, 1, Skip, 0}, step{0, 2, Skip, 0}, step{1, 2, Skip, 0}, step{2, 1, Skip, 0}), nil, nil, nil, "entered other than at its head"},
+	}
+	for _, c := range cases {
+		nest, err := Loops(c.pr)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var heads []int
+		for _, l := range nest.Loops {
+			heads = append(heads, l.Head)
+			var body []int
+			for n, in := range l.Body {
+				if in {
+					body = append(body, n)
+				}
+			}
+			if !reflect.DeepEqual(body, c.body[l.Head]) {
+				t.Errorf("%s: body of the loop at %d: %v, want %v", c.name, l.Head, body, c.body[l.Head])
+			}
+			for _, in := range l.Inner {
+				if in.Outer != l {
+					t.Errorf("%s: the loop at %d is inside %d but names another outer loop", c.name, in.Head, l.Head)
+				}
+			}
+		}
+		if !reflect.DeepEqual(heads, c.heads) {
+			t.Errorf("%s: heads %v, want %v", c.name, heads, c.heads)
+		}
+		for n, l := range nest.Innermost {
+			h := -1
+			if l != nil {
+				h = l.Head
+			}
+			if h != c.innermost[n] {
+				t.Errorf("%s: innermost loop of node %d at %d, want %d", c.name, n, h, c.innermost[n])
+			}
+		}
+		pos := map[int]int{}
+		for i, n := range nest.Order {
+			pos[n] = i
+		}
+		for _, nd := range c.pr.Nodes {
+			for _, e := range nd.Out {
+				back := false
+				for _, l := range nest.Loops {
+					back = back || e.To == l.Head && l.Body[e.From]
+				}
+				if e.To >= 0 && !back && pos[e.From] >= pos[e.To] {
+					t.Errorf("%s: %d -> %d is not a back edge but goes back in the order %v", c.name, e.From, e.To, nest.Order)
+				}
+			}
+		}
+	}
+}

@@ -117,10 +117,14 @@ func (s *Solver) sync() {
 		s.g.Add(z.LitNull)
 	}
 	s.nAssert = len(s.assert)
+	// Definitions first: define adds clauses of its own, which must not
+	// land inside a pending clause.
 	for _, m := range s.pending {
 		if m != z.LitNull {
 			s.define(m)
 		}
+	}
+	for _, m := range s.pending {
 		s.g.Add(m)
 	}
 	s.pending = s.pending[:0]

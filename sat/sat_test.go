@@ -706,3 +706,22 @@ func BenchmarkPigeonhole8(b *testing.B) {
 		s.Close()
 	}
 }
+
+// TestClauseOfGates adds clauses whose literals are gates not yet given
+// to gini: their definitions must not run into the clause.
+func TestClauseOfGates(t *testing.T) {
+	s := New()
+	x, y := s.NewVar(), s.NewVar()
+	both, neither := s.And(x, y), s.And(s.Not(x), s.Not(y))
+	s.AddClause(both, neither) // x = y
+	if st := solve(t, s, x, s.Not(y)); st != solver.Unsat {
+		t.Errorf("x, not y under (x & y) | (!x & !y): %v, want unsat", st)
+	}
+	if st := solve(t, s, x); st != solver.Sat || !s.Value(y) {
+		t.Errorf("x under (x & y) | (!x & !y): %v, y %v, want sat with y", st, s.Value(y))
+	}
+	s.AddClause(s.Not(both), s.And(s.Not(x), y))
+	if st := solve(t, s, y); st != solver.Unsat {
+		t.Errorf("y under x = y and (!(x & y) | (!x & y)): %v, want unsat", st)
+	}
+}

@@ -36,6 +36,6 @@
 // In bmc's pipeline, lang -> ir -> seq/moped -> encode -> ts -> engine ->
 // solver -> sat/smt (run by package driver, wrapped by the command
 // cmd/bmc), seq takes a concurrent ir program to a sequential one for
-// encode and moped. Of bmc's packages it imports lang, ir, explicit and
+// encode and moped. Of bmc's packages it imports lang, ir, result and
 // internal/halt, none of the stages after it.
 package seq
