@@ -19,27 +19,23 @@ import (
 // its proof.
 const unwoundProof = "every loop unwound"
 
-// TestUnwoundDifferential checks the unwinding of loops until no further
+// TestDifferentialLoopsUnwound checks the unwinding of loops until no further
 // iteration starts in a new state (encode.Unwind, driver.unwound) against
 // the explicit checker, on random non-recursive programs whose loops
 // spin, count, shuffle and carry late bugs: sequential programs on every
 // solver, and concurrent ones through the eager and lazy
 // sequentializations, where the unwinding races PDR (BMC). Both cover
 // every execution, so the verdicts must be equal.
-func TestUnwoundDifferential(t *testing.T) {
+func TestDifferentialLoopsUnwound(t *testing.T) {
 	const depth = 3
 	programs := 40
 	if testing.Short() {
 		programs = 16
 	}
 	counts := map[string]int{}
-	load := func(seed int64, cfg progen.Config) (*ir.Program, string) {
+	generate := func(seed int64, cfg progen.Config) (*ir.Program, string) {
 		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, src)
-		}
-		return p, src
+		return load(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{}), src
 	}
 	// agree compares res on p with the explicit verdict ex.
 	agree := func(seed int64, what string, p *ir.Program, res, ex *result.Result, src string) {
@@ -62,7 +58,7 @@ func TestUnwoundDifferential(t *testing.T) {
 		cfg.Threads, cfg.Stmts, cfg.Globals = 1, 4, 2
 		cfg.SpinWaits, cfg.ShortLoops, cfg.LateBugs = seed%2 == 0, true, seed%3 > 0
 		cfg.CounterBits, cfg.ShuffleBits = 3, int(seed%2)*4
-		p, src := load(seed, cfg)
+		p, src := generate(seed, cfg)
 		eo := explicit.DefaultOptions()
 		eo.Depth = depth
 		ck, _ := explicit.New(p, eo)
@@ -87,7 +83,7 @@ func TestUnwoundDifferential(t *testing.T) {
 		cfg := progen.DefaultConfig()
 		cfg.Globals, cfg.Stmts, cfg.Locks, cfg.WithHelper = 2, 2, int(seed%2), false
 		cfg.SpinWaits, cfg.ShortLoops, cfg.LateBugs, cfg.CounterBits = true, true, seed%3 > 0, 3
-		p, src := load(seed, cfg)
+		p, src := generate(seed, cfg)
 		switches := 1 + int(seed%2)
 		eo := explicit.DefaultOptions().Within(0, switches)
 		eo.Depth = depth
