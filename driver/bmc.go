@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"bmc/encode"
@@ -85,11 +86,26 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 		}
 		return check(ctx, p, m, wordLimits(m, exact, opts.Depth, 0), s, opts)
 	case opts.Unwind && exact && unwinds(opts) && encode.Supported(p, encode.KindUnwound, frames) == nil:
+		if opts.Progress != nil {
+			opts.Progress = &lockedWriter{w: opts.Progress} // both methods report
+		}
 		return race(ctx, func(ctx context.Context) (*result.Result, error) {
 			return unwound(ctx, p, frames, s.Name(), opts)
 		}, unrolled)
 	}
 	return unrolled(ctx)
+}
+
+// lockedWriter serializes the writes of goroutines to one writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }
 
 // race runs two exact methods on one question side by side and returns
