@@ -142,8 +142,9 @@ type Task struct {
 	Fixed func(k int) map[int]bool
 	// Whole says that the system is a whole program in frame 0 and
 	// MaxSteps is 0: the one query is asserted rather than assumed, so
-	// that the solver may simplify with it (Z3 then uses its
-	// preprocessing SAT strategy instead of the incremental core).
+	// that the solver may simplify with it (gini's binding eliminates
+	// variables first, solver.Simplifier, and Z3 uses its preprocessing
+	// SAT strategy instead of the incremental core).
 	Whole    bool
 	Progress io.Writer // nil: quiet; else a line a bound after the first second
 }
@@ -199,6 +200,9 @@ func Check(ctx context.Context, sys *ts.System, s solver.Solver, t Task) *Outcom
 		var st solver.Status
 		if t.Whole && len(t.Limits) == 0 {
 			s.Assert(target(k))
+			if p, ok := s.(solver.Simplifier); ok {
+				p.Simplify()
+			}
 			st = s.Solve(ctx)
 		} else {
 			st = b.Query(ctx, k, target(k))

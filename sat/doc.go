@@ -15,6 +15,14 @@
 // may end them; short-lived clauses live under gini's recyclable
 // activation literals (Activation, Under, Release).
 //
+// After Simplify (solver.Simplifier: a whole program asserted as one
+// formula), the first Solve preprocesses the clauses before gini sees
+// them: unit propagation, subsumption, and bounded variable elimination
+// with gate detection (simplify.go). Model values of the eliminated variables are
+// rebuilt from the clauses removed with them, and a later clause or
+// assumption that reads one brings its clauses back, so the solver stays
+// incremental.
+//
 // It is one of the two backends at the bottom of bmc's pipeline, lang ->
 // ir -> seq/moped -> encode -> ts -> engine -> solver -> sat/smt (run by
 // package driver, wrapped by the command cmd/bmc): driver and cmd/bmc

@@ -36,15 +36,31 @@ type Solver struct {
 	// z.LitNull, for g once their variables exist there.
 	pending []z.Lit
 
+	// After Simplify, the first Solve simplifies the formula before gini
+	// sees it (simplifier): loading collects its clauses meanwhile, and
+	// simp keeps what the simplification removed. From then on, a clause
+	// waits in clause until it is complete (see add).
+	simplifyNext bool
+	loading      []z.Lit
+	simp         *simplifier
+	clause       []z.Lit
+
 	status solver.Status // result of the last Solve
-	failed []solver.Lit  // failed assumptions of the last Solve (Unsat)
+	// refuted: a Solve found the assertions alone unsatisfiable. Every
+	// later Solve is Unsat without asking gini, which, asked again after
+	// deriving the empty clause, may return a "model" that falsifies it.
+	refuted bool
+	failed  []solver.Lit // failed assumptions of the last Solve (Unsat)
 	// model holds, per variable, the values of the last Solve that returned
 	// Sat. Variables built after that Solve are filled in lazily by
 	// evaluating the circuit (new inputs are false).
 	model []bool
 }
 
-var _ solver.Solver = (*Solver)(nil)
+var (
+	_ solver.Solver     = (*Solver)(nil)
+	_ solver.Simplifier = (*Solver)(nil)
+)
 
 // New returns an empty solver.
 func New() *Solver {
@@ -101,8 +117,8 @@ func (s *Solver) sync() {
 			}
 		}
 		if s.counted == 0 {
-			s.g.Add(s.c.T) // variable 1 is the constant true
-			s.g.Add(z.LitNull)
+			s.add(s.c.T) // variable 1 is the constant true
+			s.add(z.LitNull)
 		}
 		s.counted = n
 		// Every variable exists in gini, gates not yet defined and inputs
@@ -113,8 +129,8 @@ func (s *Solver) sync() {
 	}
 	for _, m := range s.assert[s.nAssert:] {
 		s.define(m)
-		s.g.Add(m)
-		s.g.Add(z.LitNull)
+		s.add(m)
+		s.add(z.LitNull)
 	}
 	s.nAssert = len(s.assert)
 	// Definitions first: define adds clauses of its own, which must not
@@ -125,10 +141,110 @@ func (s *Solver) sync() {
 		}
 	}
 	for _, m := range s.pending {
-		s.g.Add(m)
+		s.add(m)
 	}
 	s.pending = s.pending[:0]
 }
+
+// add hands gini the next literal of a clause, z.LitNull ending it.
+// While a simplification loads its clauses, they go to loading instead;
+// after one, the clause goes to gini once complete, after the clauses of
+// the eliminated variables it reads have returned (restore).
+func (s *Solver) add(m z.Lit) {
+	switch {
+	case s.loading != nil:
+		s.loading = append(s.loading, m)
+	case s.simp == nil:
+		s.g.Add(m)
+	case m != z.LitNull:
+		s.clause = append(s.clause, m)
+	default:
+		for _, n := range s.clause {
+			s.restore(n)
+		}
+		for _, n := range s.clause {
+			s.g.Add(n)
+		}
+		s.g.Add(z.LitNull)
+		s.clause = s.clause[:0]
+	}
+}
+
+// restore gives gini back the clauses removed with m's variable, if the
+// simplification eliminated it, so that a clause or assumption may read it.
+func (s *Solver) restore(m z.Lit) {
+	if s.simp != nil {
+		s.simp.restore(m.Var(), s.addClause)
+	}
+}
+
+// addClause hands gini the clause c directly.
+func (s *Solver) addClause(c []z.Lit) {
+	for _, m := range c {
+		s.g.Add(m)
+	}
+	s.g.Add(z.LitNull)
+}
+
+// Simplify makes the first Solve, if none has run yet, hand gini the
+// formula asserted by then simplified (see simplifier).
+func (s *Solver) Simplify() { s.simplifyNext = true }
+
+// simplify hands gini the formula asserted so far and the definitions
+// of the assumptions, simplified (simplifier). Most whole programs are
+// decided faster than they are simplified, so gini first tries the
+// formula as it is for about the time a simplification would take; it
+// returns gini's answer (as Try does) if that try gave one, else 0 with
+// the simplified formula in a fresh gini. The constant and the
+// assumptions' variables are frozen; any other variable that a clause or
+// assumption reads later gets its clauses back then.
+func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
+	s.loading = []z.Lit{}
+	s.sync()
+	for _, m := range assumptions {
+		s.define(m)
+	}
+	cs := s.loading
+	s.loading = nil
+	for _, m := range cs {
+		s.g.Add(m)
+	}
+	try := time.Duration(len(cs)/4) * simplifyCost // clauses have about 3 literals
+	if dl, ok := ctx.Deadline(); ok {
+		try = min(try, time.Until(dl))
+	}
+	if try > 0 {
+		s.g.Assume(assumptions...)
+		if r := s.g.Try(try); r != 0 {
+			return r
+		}
+	}
+	s.g = gini.New()
+	for int(s.g.MaxVar()) < s.c.Len()-1 {
+		s.g.Lit()
+	}
+	f := newSimplifier(s.c.Len())
+	start := 0
+	for i, m := range cs {
+		if m == z.LitNull {
+			f.add(cs[start:i])
+			start = i + 1
+		}
+	}
+	frozen := map[z.Var]bool{1: true}
+	for _, m := range assumptions {
+		frozen[m.Var()] = true
+	}
+	f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return ctx.Err() != nil })
+	f.clauses(s.addClause)
+	f.release()
+	s.simp = f
+	return 0
+}
+
+// simplifyCost is about the time a simplification takes per clause
+// (tests set it to 0, to simplify every formula).
+var simplifyCost = 10 * time.Microsecond
 
 func grow[T any](xs []T, n int) []T {
 	for len(xs) < n {
@@ -166,16 +282,16 @@ func (s *Solver) define(m z.Lit) {
 		s.collect(b)
 		g := v.Pos()
 		for _, l := range s.leaves {
-			s.g.Add(g.Not())
-			s.g.Add(l)
-			s.g.Add(z.LitNull)
+			s.add(g.Not())
+			s.add(l)
+			s.add(z.LitNull)
 			s.stack = append(s.stack, l.Var())
 		}
-		s.g.Add(g)
+		s.add(g)
 		for _, l := range s.leaves {
-			s.g.Add(l.Not())
+			s.add(l.Not())
 		}
-		s.g.Add(z.LitNull)
+		s.add(z.LitNull)
 	}
 }
 
@@ -233,6 +349,7 @@ func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 	s.sync()
 	for _, l := range lits {
 		s.define(s.lit(l))
+		s.restore(s.lit(l))
 	}
 	// At decision level 0 (where Value tells what gini has derived for
 	// good), through the one public call that goes there alone.
@@ -284,19 +401,28 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 	if ctx.Err() != nil {
 		return solver.Unknown
 	}
-	s.sync()
-	for _, m := range ms {
-		s.define(m)
+	if s.refuted {
+		s.status = solver.Unsat
+		return s.status
 	}
-	s.g.Assume(ms...)
-
 	var r int
-	if ctx.Done() == nil {
-		// Try, not Solve: gini keeps the deadline of the last Try, which
-		// a Solve would then meet.
-		r = s.g.Try(100 * 365 * 24 * time.Hour)
-	} else {
-		r = s.trySolve(ctx, ms)
+	if s.simplifyNext && s.counted == 0 {
+		r = s.simplify(ctx, ms)
+	}
+	if r == 0 {
+		s.sync()
+		for _, m := range ms {
+			s.define(m)
+			s.restore(m)
+		}
+		s.g.Assume(ms...)
+		if ctx.Done() == nil {
+			// Try, not Solve: gini keeps the deadline of the last Try,
+			// which a Solve would then meet.
+			r = s.g.Try(100 * 365 * 24 * time.Hour)
+		} else {
+			r = s.trySolve(ctx, ms)
+		}
 	}
 
 	switch r {
@@ -306,6 +432,7 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 	case -1:
 		s.status = solver.Unsat
 		s.failed = s.why(ms)
+		s.refuted = s.failed == nil
 	}
 	return s.status
 }
@@ -376,10 +503,15 @@ func (s *Solver) snapshot() {
 	s.model = s.model[:n]
 	val := func(m z.Lit) bool { return s.model[m.Var()] == m.IsPos() }
 	for v := 1; v < n; v++ {
-		a, b := s.c.Ins(z.Var(v).Pos())
-		if v == 1 || a == z.LitNull || s.defined[v] {
+		if a, _ := s.c.Ins(z.Var(v).Pos()); v == 1 || a == z.LitNull || s.defined[v] {
 			s.model[v] = s.g.Value(z.Var(v).Pos())
-		} else {
+		}
+	}
+	if s.simp != nil {
+		s.simp.extend(s.model)
+	}
+	for v := 2; v < n; v++ {
+		if a, b := s.c.Ins(z.Var(v).Pos()); a != z.LitNull && !s.defined[v] {
 			s.model[v] = val(a) && val(b)
 		}
 	}
@@ -431,6 +563,7 @@ func (s *Solver) Close() {
 	s.c, s.g = nil, nil
 	s.defined, s.fanout, s.stack, s.leaves, s.roots = nil, nil, nil, nil, nil
 	s.assert, s.pending, s.failed, s.model = nil, nil, nil, nil
+	s.simp, s.clause = nil, nil
 }
 
 // clauses collects clauses in the form logic.C's CnfSince emits them

@@ -68,6 +68,16 @@ type Solver interface {
 	Close()
 }
 
+// Simplifier is a Solver that can simplify a formula given whole before
+// solving it (gini's binding: variable elimination). Z3 does so of its
+// own accord on a first check without assumptions.
+type Simplifier interface {
+	// Simplify makes the next Solve simplify what has been asserted, if
+	// the solver has not solved anything yet. The solver stays
+	// incremental: formulas built and asserted later may read anything.
+	Simplify()
+}
+
 // Temporary adds the clause lits under a new activation literal, which
 // it returns.
 func Temporary(s Solver, lits ...Lit) Lit {
