@@ -296,22 +296,23 @@ func (f *simplifier) gate(v z.Var) []int32 {
 func (f *simplifier) resolve(c, d []z.Lit, v z.Var) ([]z.Lit, bool) {
 	f.stamp++
 	r := f.scratch[:0]
-	defer func() { f.scratch = r }()
 	for _, m := range c {
 		if m.Var() != v {
 			f.mark[m] = f.stamp
 			r = append(r, m)
 		}
 	}
+	f.scratch = r
 	for _, m := range d {
 		if m.Var() == v || f.mark[m] == f.stamp {
 			continue
 		}
 		if f.mark[m.Not()] == f.stamp {
-			return r, false
+			return nil, false
 		}
 		r = append(r, m)
 	}
+	f.scratch = r
 	return r, true
 }
 
@@ -326,38 +327,32 @@ func (f *simplifier) eliminate(v z.Var) bool {
 	inGate := func(ci int32) bool { return slices.Contains(gate, ci) }
 	// Resolving gate clauses with gate clauses gives tautologies, and the
 	// other clauses with each other clauses the gate's ones imply.
-	resolvents := func(each func(res []z.Lit) bool) {
-		pairs := 0
-		for _, pi := range pos {
-			for _, ni := range neg {
-				if gate != nil && inGate(pi) == inGate(ni) {
-					continue
-				}
-				if pairs++; pairs > maxPairs {
-					each(nil) // too many to try
-					return
-				}
-				if res, ok := f.resolve(f.cls[pi], f.cls[ni], v); ok && !each(res) {
-					return
-				}
+	var pairs [][2]int32
+	for _, pi := range pos {
+		for _, ni := range neg {
+			if gate != nil && inGate(pi) == inGate(ni) {
+				continue
 			}
+			if len(pairs) == maxPairs {
+				return false
+			}
+			pairs = append(pairs, [2]int32{pi, ni})
 		}
 	}
 	// Counted first, added once they are known to be few.
-	few := true
 	count := 0
-	resolvents(func(res []z.Lit) bool {
-		count++
-		few = res != nil && len(res) <= maxResolventLen && count <= len(pos)+len(neg)
-		return few
-	})
-	if !few {
-		return false
+	for _, p := range pairs {
+		if res, ok := f.resolve(f.cls[p[0]], f.cls[p[1]], v); ok {
+			if count++; len(res) > maxResolventLen || count > len(pos)+len(neg) {
+				return false
+			}
+		}
 	}
-	resolvents(func(res []z.Lit) bool {
-		f.add(res)
-		return true
-	})
+	for _, p := range pairs {
+		if res, ok := f.resolve(f.cls[p[0]], f.cls[p[1]], v); ok {
+			f.add(res)
+		}
+	}
 	for _, ci := range append(pos, neg...) {
 		f.removed[v] = append(f.removed[v], f.cls[ci])
 		f.remove(ci)
