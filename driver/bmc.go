@@ -49,6 +49,10 @@ type BMCOptions struct {
 	Solver string
 	// ProveOnly runs the proof engine without BMC first (bmc prove).
 	ProveOnly bool
+	// IdleCut says that p is encoded(q) for the program q asked about:
+	// where every execution of p ends, q's executions of any length are
+	// covered (q's loops only wait).
+	IdleCut bool
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.
@@ -270,6 +274,10 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 			res.Bound = n
 		}
 		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, opts.Depth)
+		if opts.IdleCut {
+			res.Bounds = fmt.Sprintf("executions of any length, call depth %d", opts.Depth)
+			res.Proof = fmt.Sprintf("without the idle steps that close its loops, every execution ends within %d steps", res.Bound)
+		}
 	case opts.StepsStated:
 		res.StepsCut = true
 	case opts.Proof != nil:
@@ -300,11 +308,7 @@ func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *res
 	}
 	replay := opts.Replay
 	if replay == nil {
-		replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-			eo := explicit.DefaultOptions()
-			eo.Depth = opts.Depth
-			return explicit.Replay(p, eo, steps)
-		}
+		replay = sequentialReplay(p, opts.Depth)
 	}
 	tr, err := replay(steps)
 	if err != nil {
@@ -316,6 +320,16 @@ func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *res
 	}
 	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, opts.Depth)
 	return res, nil
+}
+
+// sequentialReplay replays the counterexamples of a one-thread program
+// encoded from p (p itself or encoded(p)) on p, within the call depth.
+func sequentialReplay(p *ir.Program, depth int) func([]result.ReplayStep) (*result.Trace, error) {
+	return func(steps []result.ReplayStep) (*result.Trace, error) {
+		eo := explicit.DefaultOptions()
+		eo.Depth = depth
+		return explicit.Replay(p, eo, onProgram(p, steps))
+	}
 }
 
 // endsWithin reports whether every execution of m has ended after at

@@ -31,6 +31,7 @@ const untilEnded = 2000
 // execution was covered.
 func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	start := time.Now()
+	q := encoded(p, o.StepsStated, o.Progress)
 	method := o.Seq
 	if method == "auto" {
 		// Measured (docs/BENCHMARKS.md): with gini the eager program is
@@ -42,7 +43,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 		// faster than the eager program: dekker.bpl at 2 switches in 6 s
 		// against 285 s.
 		method = "eager"
-		if !o.StepsStated && loops(p) && encode.Supported(p, encode.KindDirect, o.Bounds.Depth) == nil {
+		if !o.StepsStated && loops(q) && encode.Supported(q, encode.KindDirect, o.Bounds.Depth) == nil {
 			method = "direct"
 		}
 	}
@@ -59,7 +60,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 	}
 	run := func(k int) (*result.Result, error) {
 		bd := bound(k)
-		res, err := checkBound(ctx, p, o, method, bd, false)
+		res, err := checkBound(ctx, p, q, o, method, bd, false)
 		if err != nil {
 			return nil, err
 		}
@@ -157,10 +158,11 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 }
 
 // checkBound checks p within one bound bd by BMC on the encoding named
-// by method (eager, lazy or direct), and a proof engine where BMC cannot
-// cover every execution (proveOnly: the proof engine alone). The counterexample is mapped back to
-// an interleaving and replayed within bd.
-func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool) (*result.Result, error) {
+// by method (eager, lazy or direct) of q, which is p or encoded(p), and a
+// proof engine where BMC cannot cover every execution (proveOnly: the
+// proof engine alone). The counterexample is mapped back to an
+// interleaving and replayed on p within bd.
+func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool) (*result.Result, error) {
 	s, err := NewSolver(o.Solver)
 	if err != nil {
 		return nil, err
@@ -168,14 +170,14 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 	defer s.Close()
 	eo := within(o.Bounds, bd)
 	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
-		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, ProveOnly: proveOnly}
+		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, ProveOnly: proveOnly, IdleCut: q != p}
 	if method == "direct" {
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-			return explicit.Replay(p, eo.explicitOptions(), steps)
+			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
 		}
-		return BMCDirect(ctx, p, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
+		return BMCDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
 	}
-	sp, err := translation(method)(ctx, p, bd)
+	sp, err := translation(method)(ctx, q, bd)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []string{halt.Reason(ctx) + " while sequentializing"}}, nil
@@ -188,7 +190,7 @@ func checkBound(ctx context.Context, p *ir.Program, o Options, method string, bd
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Replay(p, eo.explicitOptions(), cs)
+		return explicit.Replay(p, eo.explicitOptions(), onProgram(p, cs))
 	}
 	return BMC(ctx, sp.Seq, s, po)
 }

@@ -208,9 +208,10 @@ func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := BMC(ctx, p, s, BMCOptions{
+	q := encoded(p, o.StepsStated, o.Progress)
+	res, err := BMC(ctx, q, s, BMCOptions{
 		Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress,
-		Proof: &o.Proof, Solver: o.Solver})
+		Proof: &o.Proof, Solver: o.Solver, IdleCut: q != p, Replay: sequentialReplay(p, o.Bounds.Depth)})
 	s.Close()
 	if err != nil || res.Verdict != result.Unknown {
 		return res, err

@@ -17,9 +17,11 @@ import (
 // (every interleaving without either), and with method eager or lazy
 // the sequential encoding of that sequentialization within them. Without
 // recursion the stacks hold just the frames the calls need, as in check;
-// otherwise b.Depth. Errors are *UsageError for requests that do not fit
-// the program.
+// otherwise b.Depth. As in check, the idle steps that close a loop are
+// left out (encoded). Errors are *UsageError for requests that do not
+// fit the program.
 func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode.Model, error) {
+	p = encoded(p, false, nil)
 	bounded := b.Rounds > 0 || b.Switches >= 0
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
 		if method != "auto" {

@@ -335,10 +335,12 @@ func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 	}
 	defer s.Close()
 	po := BMCOptions{Depth: o.Bounds.Depth, Proof: &o.Proof, Solver: o.Solver, ProveOnly: true, Progress: o.Progress}
+	q := encoded(p, false, o.Progress)
 	var res *result.Result
 	switch bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0; {
 	case encode.Supported(p, encode.KindSequential, o.Bounds.Depth) == nil:
-		res, err = BMC(ctx, p, s, po)
+		po.Replay, po.IdleCut = sequentialReplay(p, o.Bounds.Depth), q != p
+		res, err = BMC(ctx, q, s, po)
 	case bounded:
 		if err := proveFits(ctx, p, o); err != nil {
 			return nil, &UsageError{err.Error()}
@@ -347,7 +349,7 @@ func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		if bd.Rounds > 0 {
 			bd.Switches = 0
 		}
-		res, err = checkBound(ctx, p, o, o.Seq, bd, true)
+		res, err = checkBound(ctx, p, q, o, o.Seq, bd, true)
 		if res != nil {
 			res.Bounds = bd.String() + ", " + res.Bounds
 			res.Engine += fmt.Sprintf(", %s sequentialization", o.Seq)
@@ -364,9 +366,9 @@ func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error
 		eo := o.Bounds
 		eo.Switches, eo.Rounds = -1, 0
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-			return explicit.Replay(p, eo.explicitOptions(), steps)
+			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
 		}
-		res, err = BMCDirect(ctx, p, s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
+		res, err = BMCDirect(ctx, q, s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
 		if res != nil {
 			res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
 			res.Engine += ", direct interleaving product"
