@@ -49,9 +49,10 @@ type BMCOptions struct {
 	Solver string
 	// ProveOnly runs the proof engine without BMC first (bmc prove).
 	ProveOnly bool
-	// IdleCut says that p is encoded(q) for the program q asked about:
-	// where every execution of p ends, q's executions of any length are
-	// covered (q's loops only wait).
+	// IdleCut says that p is encoded(asked), a copy of the program asked
+	// about without the idle steps that close its loops: where every
+	// execution of p ends, the executions of any length of the program
+	// asked about are covered (its loops only wait).
 	IdleCut bool
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to

@@ -47,8 +47,8 @@ func idle(e *Edge) bool {
 	return (e.Kind == Skip || e.Kind == Assert) && e.Atomic == NoMark && e.To >= 0
 }
 
-// dead reports whether e's guard is the constant false.
-func dead(e *Edge) bool { return e.Guard != nil && e.Guard.Op == OpConst && !e.Guard.Val }
+// disabled reports whether e's guard is the constant false.
+func disabled(e *Edge) bool { return e.Guard != nil && e.Guard.Op == OpConst && !e.Guard.Val }
 
 // cutIdleCycles cuts, in pr, the skips that close a cycle of idle steps
 // through h, and returns how many it cut. A step is taken out of its
@@ -88,7 +88,7 @@ func cutIdleCycles(pr *Proc, h int) int {
 			return
 		}
 		if len(from.Out) == 1 && !emptiable(e.From) {
-			if !dead(e) {
+			if !disabled(e) {
 				e.Guard = Const(false)
 				cut++
 			}
@@ -107,7 +107,7 @@ func cutIdleCycles(pr *Proc, h int) int {
 			continue
 		}
 		for _, e := range slices.Clone(pr.Nodes[m].Out) {
-			if e.To == h && e.Kind == Skip && idle(e) && !dead(e) {
+			if e.To == h && e.Kind == Skip && idle(e) && !disabled(e) {
 				remove(e)
 			}
 		}
