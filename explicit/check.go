@@ -92,6 +92,10 @@ type Checker struct {
 	sink   func(s *state, rec stepRec)
 	quiet  bool
 	replay *replayPath // Replay: the states replayed
+	// allWrites makes traces show every value a step writes: the livelock
+	// search's states are concrete from the start, so a write that keeps
+	// a value would not show as a change, where the lazy search's would.
+	allWrites bool
 }
 
 type recKind uint8

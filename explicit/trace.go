@@ -382,7 +382,8 @@ type schedule struct {
 	opts     Options
 	last     int // the thread of the previous step; -1 before the first
 	switches int
-	round    int // rounds begun (-k)
+	round    int    // rounds begun (-k)
+	phase    string // "stem " or "loop " in a livelock trace, whose loop counts its rounds afresh
 }
 
 // next returns the line announcing thread t (named name) before its
@@ -400,9 +401,9 @@ func (sc *schedule) next(t int, name string) string {
 	switch {
 	case sc.opts.Rounds > 0 && newRound:
 		sc.round++
-		return fmt.Sprintf("round %d of %d begins: %s runs", sc.round, sc.opts.Rounds, name)
+		return fmt.Sprintf("%sround %d of %d begins: %s runs", sc.phase, sc.round, sc.opts.Rounds, name)
 	case sc.opts.Rounds > 0:
-		return fmt.Sprintf("context switch: %s runs (round %d)", name, sc.round)
+		return fmt.Sprintf("context switch: %s runs (%sround %d)", name, sc.phase, sc.round)
 	case sc.opts.Switches >= 0 && first:
 		return fmt.Sprintf("%s runs first", name)
 	case sc.opts.Switches >= 0:
@@ -437,8 +438,9 @@ func (c *Checker) describe(tr *result.Trace, a, b *state, rec stepRec, names []s
 }
 
 // resultSlots are the cells of b that step e of thread t from a writes as
-// its result: a tryacquire's target, a return's targets in the caller.
-// A trace shows them even when they kept their value.
+// its result: a tryacquire's target, a return's targets in the caller,
+// and in a livelock trace (c.allWrites) an assignment's or havoc's
+// targets. A trace shows them even when they kept their value.
 func (c *Checker) resultSlots(a, b *state, t int, e *ir.Edge) []slot {
 	if a.init && !b.init || !b.threads[t].alive() {
 		return nil
@@ -449,6 +451,8 @@ func (c *Checker) resultSlots(a, b *state, t int, e *ir.Edge) []slot {
 		targets = e.Targets
 	case e.Kind == ir.Return && len(a.threads[t].frames) > 1:
 		targets = c.prog.Edges[a.threads[t].top().call].Targets
+	case c.allWrites && (e.Kind == ir.Assign || e.Kind == ir.Havoc):
+		targets = e.Targets
 	}
 	var out []slot
 	for _, x := range targets {

@@ -17,14 +17,26 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	}
 	switch r.Verdict {
 	case Safe:
+		if r.Lasso {
+			if r.Proof != "" {
+				fmt.Fprintf(w, "%s: no livelock: proved: none within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+				break
+			}
+			fmt.Fprintf(w, "%s: no livelock within %s (%s)\n", file, r.Bounds, stats)
+			break
+		}
 		if r.Proof != "" {
 			fmt.Fprintf(w, "%s: safe: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
 			break
 		}
 		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)
 	case Unknown:
-		fmt.Fprintf(w, "%s: unknown: no violation found within %s, but the search was incomplete: %s (%s)\n",
-			file, r.Bounds, strings.Join(r.Limits, "; "), stats)
+		what := "violation"
+		if r.Lasso {
+			what = "livelock"
+		}
+		fmt.Fprintf(w, "%s: unknown: no %s found within %s, but the search was incomplete: %s (%s)\n",
+			file, what, r.Bounds, strings.Join(r.Limits, "; "), stats)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "%s: to decide it: %s\n", file, r.Advice)
 		}
@@ -34,6 +46,13 @@ func (r *Result) WriteText(w io.Writer, file string) {
 		}
 	case Unsafe:
 		t := r.Trace
+		if t.Livelock {
+			fmt.Fprintf(w, "%s:%s: %s\n", t.File, t.Pos, t.Violation) // "fair livelock: ..."
+			fmt.Fprintf(w, "trace (%d steps; the loop, marked, is the last %d):\n", t.Statements(), t.loopStatements())
+			t.writeSteps(w)
+			fmt.Fprintf(w, "%s: livelock found within %s (%s)\n", file, r.Bounds, stats)
+			break
+		}
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
 		if t.Switches > 0 {
 			fmt.Fprintf(w, "trace (%d steps, %s):\n", t.Statements(), Plural(t.Switches, "context switch"))
@@ -63,6 +82,18 @@ func (t *Trace) writeSteps(w io.Writer) {
 func (t *Trace) Statements() int {
 	n := 0
 	for _, s := range t.Steps {
+		if s.Event == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// loopStatements is the number of executed statements in the loop of a
+// livelock.
+func (t *Trace) loopStatements() int {
+	n := 0
+	for _, s := range t.Steps[t.Loop:] {
 		if s.Event == "" {
 			n++
 		}
@@ -101,6 +132,9 @@ type jsonResult struct {
 	Seconds   float64    `json:"seconds"`
 	Violation *jsonViol  `json:"violation,omitempty"`
 	Trace     []jsonStep `json:"trace,omitempty"`
+	// LoopStart is, for a livelock, the index in Trace where the loop
+	// (the steps that repeat forever) starts.
+	LoopStart *int `json:"loop_start,omitempty"`
 	// CTI is a counterexample to induction (not a bug).
 	CTI []jsonStep `json:"counterexample_to_induction,omitempty"`
 }
@@ -115,12 +149,19 @@ type jsonViol struct {
 
 // WriteJSON prints the result as one JSON object.
 func (r *Result) WriteJSON(w io.Writer, file string) error {
-	out := jsonResult{File: file, Engine: r.Engine, Verdict: r.Verdict.String(), Bounds: r.Bounds,
+	verdict := r.Verdict.String()
+	if r.Lasso && r.Verdict != Unknown {
+		verdict = map[Verdict]string{Safe: "no-livelock", Unsafe: "livelock"}[r.Verdict]
+	}
+	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Bounds,
 		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {
 			out.Trace = append(out.Trace, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
+		}
+		if t.Livelock {
+			out.LoopStart = &t.Loop
 		}
 	}
 	if t := r.CTI; t != nil {

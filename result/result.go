@@ -38,7 +38,10 @@ type Result struct {
 	// CTI is, for Unknown from k-induction, a counterexample to
 	// induction: statements from a state that need not be reachable to a
 	// violation. It is not a bug and is not replayed.
-	CTI     *Trace
+	CTI *Trace
+	// Lasso says the question was a livelock search (--lasso): Unsafe is
+	// a livelock (Trace.Livelock), Safe that none exists within Bounds.
+	Lasso   bool
 	Stats   string // what the engine did, for people ("1234 states")
 	Elapsed time.Duration
 }

@@ -13,6 +13,11 @@ type Trace struct {
 	Pos       lang.Pos //
 	Steps     []Step
 	Switches  int // context switches in the trace
+	// Livelock marks a lasso: Steps[Loop:] is the loop, which ends in
+	// the configuration it starts from and repeats forever (Violation
+	// says so); Steps[:Loop] is the stem.
+	Livelock bool
+	Loop     int
 }
 
 // Step is one line of a trace: a statement executed by a thread, or a

@@ -22,11 +22,27 @@ type step struct {
 // of the original program in execution order, each on its thread, for
 // explicit.Replay on sp.Orig.
 func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, error) {
+	out, _, err := sp.interleave(trace)
+	return out, err
+}
+
+// InterleaveLasso is Interleave for the lasso translation: the steps of
+// the stem, then those of the loop, which start at the returned index.
+func (sp *Program) InterleaveLasso(trace []result.ReplayStep) ([]result.ReplayStep, int, error) {
+	if sp.Method != "lasso" {
+		return nil, 0, fmt.Errorf("interleave: not a lasso translation")
+	}
+	return sp.interleave(trace)
+}
+
+// interleave returns the original steps and, for the lasso translation,
+// the index of the loop's first step.
+func (sp *Program) interleave(trace []result.ReplayStep) ([]result.ReplayStep, int, error) {
 	var init, steps []step
 	var runThread []int // by run: the thread it ran
 	for i, st := range trace {
 		if st.Edge.ID >= len(sp.origins) || sp.Seq.Edges[st.Edge.ID] != st.Edge {
-			return nil, fmt.Errorf("interleave: step %d is not an edge of the sequential program", i)
+			return nil, 0, fmt.Errorf("interleave: step %d is not an edge of the sequential program", i)
 		}
 		if t, ok := sp.runs[st.Edge.ID]; ok {
 			runThread = append(runThread, t)
@@ -45,7 +61,7 @@ func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, e
 			continue // lazy checks a release before it; only a failing check is a step
 		}
 		if len(st.Globals) < len(sp.Seq.Globals) {
-			return nil, fmt.Errorf("interleave: step %d has no values of the globals", i)
+			return nil, 0, fmt.Errorf("interleave: step %d has no values of the globals", i)
 		}
 		rs := result.ReplayStep{Edge: o.edge, Globals: st.Globals[:len(sp.Orig.Globals)], Locals: st.Locals}
 		if o.thread < 0 {
@@ -64,7 +80,7 @@ func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, e
 			}
 		}
 		if ctx < 0 {
-			return nil, fmt.Errorf("interleave: step %d (%s) is in no context", i, o.edge.Stmt)
+			return nil, 0, fmt.Errorf("interleave: step %d (%s) is in no context", i, o.edge.Stmt)
 		}
 		steps = append(steps, step{ReplayStep: rs, ctx: ctx, run: run, fail: o.fail, seq: i})
 	}
@@ -73,15 +89,25 @@ func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, e
 		out = append(out, s.ReplayStep)
 	}
 	var order []step
-	if sp.Method == "eager" {
+	switch sp.Method {
+	case "eager":
 		order = sp.eagerOrder(steps)
-	} else {
+	case "lasso":
+		// Every thread ran through all of its contexts; the run is the
+		// steps in the order of their contexts.
+		order = steps
+		sort.SliceStable(order, func(i, j int) bool { return order[i].ctx < order[j].ctx })
+	default:
 		order = lazyOrder(steps, runThread)
 	}
+	loop := len(out)
 	for _, s := range order {
+		if s.ctx < sp.loop {
+			loop++
+		}
 		out = append(out, s.ReplayStep)
 	}
-	return out, nil
+	return out, loop, nil
 }
 
 // eagerOrder: the threads ran one after another through all of their

@@ -69,6 +69,9 @@ func (b *builder) runThread(m *ir.Proc, cur, after, i int, guard *ir.Expr, ctx [
 	}
 	b.load(ctx, &targets, &values)
 	targets, values = append(targets, b.done, b.atomic), append(values, ff, ff)
+	if l := b.lasso; l != nil {
+		targets, values = append(targets, l.moved, l.snapped), append(values, ff, ff)
+	}
 	call := b.node(m, lang.Pos{}, "run "+b.instNames[i])
 	b.edge(assign(m, cur, call, guard, targets, values, lang.Pos{}, "enter "+b.instNames[i]), origin{thread: -1})
 	entry := b.entries[i]
@@ -147,8 +150,8 @@ func (b *builder) switchEdges(c *ir.Proc, id, i int) (jumps []*ir.Edge, end *ir.
 	pass[0] = ff
 	for d := 0; d < b.C; d++ {
 		leave, empty := tt, tt
-		if d+1 < b.C {
-			leave, empty = b.sharedEq(d+1), b.copiesEq(d, d+1)
+		if nx := b.next(d); nx >= 0 {
+			leave, empty = b.sharedEq(nx), b.copiesEq(d, nx)
 		}
 		pass[d+1] = or(and(ref(cur[d]), leave), and(pass[d], or(not(b.owner(d, i)), empty)))
 		if !b.eager {

@@ -42,6 +42,7 @@ type Program struct {
 	err      *ir.Var   // eager: a violation happened
 	runs     map[int]int
 	contexts int
+	loop     int // lasso: the first context of the loop
 }
 
 // origin says which original step a sequential edge executes.
@@ -165,6 +166,7 @@ type builder struct {
 	atomic  *ir.Var     // the running thread is inside an atomic section
 	done    *ir.Var     // the running thread has used its contexts: unwind to main
 	errVar  *ir.Var     // eager: a violation happened (confirmed at the end)
+	lasso   *lassoVars  // the lasso translation (lasso.go); nil otherwise
 	initRun *ir.Proc    // clone of init, returning at endinit
 	entries []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
 }
@@ -271,7 +273,7 @@ func (b *builder) declare() {
 	}
 	b.atomic = b.global("in_atomic", ir.False)
 	b.done = b.global("thread_done", ir.False)
-	if b.eager {
+	if b.eager && b.lasso == nil {
 		b.errVar = b.global("violated", ir.False)
 	}
 }

@@ -3,6 +3,7 @@ package seq
 import (
 	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/result"
 )
 
 // threadCode clones the procedures one thread instance (or init, inst -1)
@@ -12,6 +13,7 @@ type threadCode struct {
 	inst   int
 	clones map[*ir.Proc]*ir.Proc // callable clones
 	bottom *ir.Proc              // the clone running as the thread's first frame
+	entry  *ir.Proc              // the procedure it is a clone of
 	// per clone: nodes offering a context switch, the bail-out node
 	// (return at once, the thread's contexts are over), the node where
 	// the thread has ended, and eager's violation node.
@@ -56,11 +58,14 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 			}
 		}
 	}
-	t.bottom = b.newProc(prefix+"_"+entry.Name+"_thread", entry)
+	t.bottom, t.entry = b.newProc(prefix+"_"+entry.Name+"_thread", entry), entry
 	for _, p := range order {
 		t.fill(p, t.clones[p], false)
 	}
 	t.fill(entry, t.bottom, true)
+	if b.lasso != nil && t.thread() {
+		t.markLoopSteps()
+	}
 	switch {
 	case inst < 0:
 	case b.sizing:
@@ -163,9 +168,15 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 		t.mark(c, p.Entry)
 	}
 	for _, n := range p.Nodes {
+		if n.Error && eagerThread && b.lasso != nil {
+			continue // a run that fails ends: it is no infinite one
+		}
 		if n.Error && eagerThread {
 			b.edge(control(c, n.ID, t.violatedNode(c), nil, n.Pos, "error label"), origin{thread: t.inst, errorLabel: true})
 			continue
+		}
+		if eagerThread && b.lasso != nil {
+			t.mark(c, n.ID) // a switch before every step
 		}
 		if bottom && !t.thread() && n.ID == b.orig.InitStop {
 			// init ends at endinit: back to main, which starts the threads.
@@ -208,6 +219,10 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		t.atomicMark(&cp, e.Atomic, o)
 		return
 	case ir.Assert:
+		if b.lasso != nil && t.thread() {
+			b.edge(control(c, e.From, after(e.To), and(e.Guard, e.Cond), e.Pos, e.Stmt), o)
+			return
+		}
 		if !b.eager || !t.thread() {
 			cp.To = after(e.To)
 			b.edge(&cp, o)
@@ -253,6 +268,7 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 	case ir.Acquire:
 		mine := held[t.inst]
 		a := assign(c, e.From, after(e.To), and(e.Guard, free()), []*ir.Var{mine}, []*ir.Expr{tt}, e.Pos, e.Stmt)
+		t.noteAcquire(a, e.Lock, tt)
 		t.atomicMark(a, e.Atomic, o)
 		return
 	case ir.TryAcquire:
@@ -264,10 +280,20 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		}
 		targets, values = append(targets, mine), append(values, or(ref(mine), free()))
 		a := assign(c, e.From, after(e.To), e.Guard, targets, values, e.Pos, e.Stmt)
+		t.noteAcquire(a, e.Lock, free())
 		t.atomicMark(a, e.Atomic, o)
 		return
 	case ir.Release:
 		mine := held[t.inst]
+		if b.lasso != nil && t.thread() {
+			guard := and(e.Guard, ref(mine))
+			if l := b.lasso; l.bound.Fairness == result.StrongFairness {
+				guard = and(guard, or(not(b.inLoop(t.inst)), not(ref(l.waited[e.Lock.Index]))))
+			}
+			a := assign(c, e.From, after(e.To), guard, []*ir.Var{mine}, []*ir.Expr{ff}, e.Pos, e.Stmt)
+			t.atomicMark(a, e.Atomic, o)
+			return
+		}
 		if b.eager {
 			a := assign(c, e.From, after(e.To), and(e.Guard, ref(mine)), []*ir.Var{mine}, []*ir.Expr{ff}, e.Pos, e.Stmt)
 			t.atomicMark(a, e.Atomic, o)
@@ -333,6 +359,9 @@ func (t *threadCode) addSwitches() {
 			b.edge(control(c, id, cont, nil, pos, "no context switch"), origin{thread: t.inst})
 			ended := len(c.Nodes[cont].Out) == 0 // the thread has ended: only the end is left
 			jumps, end := b.switchEdges(c, id, t.inst)
+			if b.lasso != nil {
+				t.lassoSwitches(c, id, jumps, end)
+			}
 			if !ended {
 				for _, e := range jumps {
 					e.To = cont

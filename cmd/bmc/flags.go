@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"bmc/driver"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -106,6 +108,9 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 	if err := f.limits.validate(cmd); err != nil {
 		return err
 	}
+	if err := f.validateLasso(fl); err != nil {
+		return err
+	}
 	// The engine the flags choose, and the flags that choose it; auto
 	// decides by the program, so no flag contradicts it.
 	engine, chosenBy := f.engine, "--engine "+f.engine
@@ -159,4 +164,46 @@ func (f *checkFlags) requestedBounds() string {
 		return depth
 	}
 	return seq.Bound{Rounds: f.rounds, Switches: f.switches}.String() + ", " + depth
+}
+
+// validateLasso parses --lasso and --fairness and refuses the flags that
+// make no sense with them.
+func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
+	const cmd = "bmc check"
+	if !fl.Changed("lasso") {
+		if fl.Changed("fairness") {
+			return usageErr("%s: --fairness goes with --lasso k1,k2 (the livelock search)", cmd)
+		}
+		return nil
+	}
+	k1, k2, ok := strings.Cut(f.lasso, ",")
+	stem, err1 := strconv.Atoi(strings.TrimSpace(k1))
+	loop, err2 := strconv.Atoi(strings.TrimSpace(k2))
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return usageErr("%s: --lasso wants two numbers k1,k2 (stem rounds, loop rounds), got %q", cmd, f.lasso)
+	case stem < 0 || loop < 1:
+		return usageErr("%s: --lasso %s: the stem needs at least 0 rounds and the loop at least 1", cmd, f.lasso)
+	case stem+loop > driver.MaxLassoRounds:
+		return usageErr("%s: --lasso %s: stem and loop must be at most %d rounds together", cmd, f.lasso, driver.MaxLassoRounds)
+	}
+	fair, err := result.ParseFairness(f.fairness)
+	if err != nil {
+		return usageErr("%s: --fairness: %v", cmd, err)
+	}
+	f.lassoBound = result.LassoBound{Stem: stem, Loop: loop, Fairness: fair}
+	for _, o := range []struct{ flag, why string }{
+		{"rounds", "the lasso's rounds are its stem and loop"},
+		{"switches", "the lasso is bounded by rounds, its stem and loop"},
+		{"no-reduction", "the livelock search considers a context switch before every step"},
+		{"max-threads", "the livelock search takes programs with a fixed set of threads"},
+	} {
+		if fl.Changed(o.flag) {
+			return usageErr("%s: --%s does not go with --lasso: %s", cmd, o.flag, o.why)
+		}
+	}
+	if fl.Changed("seq") && f.seq != "auto" && f.seq != "eager" {
+		return usageErr("%s: --seq %s does not go with --lasso: the livelock search has its own translation (eager, with the loop closed)", cmd, f.seq)
+	}
+	return nil
 }

@@ -255,20 +255,30 @@ type checkFlags struct {
 	limits      limitFlags
 	noReduction bool
 	seq         string
+	lasso       string // --lasso k1,k2: the livelock search
+	fairness    string
+	lassoBound  result.LassoBound // lasso and fairness, parsed by validate
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
 	var f checkFlags
 	cmd := &cobra.Command{
 		Use:   "check [flags] prog.bpl",
-		Short: "Search for an assertion failure or a reachable error label",
+		Short: "Search for an assertion failure, a reachable error label, or a livelock",
 		Long: `Search for an assertion failure or a reachable error label (error, ERROR,
 SLIC_ERROR, or the label given by --target) within the given bounds.
 
-Exit status: 0 no violation within the bounds, 10 violation found (trace
-printed), 2 bad input or usage, 3 unknown (a limit cut the search short),
-4 internal error. With --json, every outcome is one JSON document on
-standard output, errors included ("verdict": "error").`,
+With --lasso k1,k2, search instead for a livelock: a fair execution that,
+after a stem of k1 round-robin rounds, repeats a loop of k2 rounds forever
+(it ends the loop in the configuration it started it from). --fairness
+says what fair means: strong (default: a thread that takes no step in the
+loop has terminated or waits in acquire on a lock held throughout the
+loop), weak (... held at some point of the loop) or none.
+
+Exit status: 0 no violation (no livelock) within the bounds, 10 violation
+(livelock) found (trace printed), 2 bad input or usage, 3 unknown (a limit
+cut the search short), 4 internal error. With --json, every outcome is one
+JSON document on standard output, errors included ("verdict": "error").`,
 		Args: exactlyOneFile,
 		RunE: onFile(func(cmd *cobra.Command, path string) error {
 			return runCheck(cmd, path, &f, stdout, stderr)
@@ -292,6 +302,8 @@ standard output, errors included ("verdict": "error").`,
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
+	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
+	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: the fairness the loop must meet: strong, weak or none")
 	return cmd
 }
 
@@ -325,7 +337,11 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		if !f.quiet {
 			o.Progress = stderr
 		}
-		res, err = driver.Check(ctx, p, o)
+		if fl.Changed("lasso") {
+			res, err = driver.Livelock(ctx, p, o, f.lassoBound)
+		} else {
+			res, err = driver.Check(ctx, p, o)
+		}
 		var ue *driver.UsageError
 		switch {
 		case errors.As(err, &ue):

@@ -47,6 +47,11 @@ type Config struct {
 	// has reached a high value (or the true bit the last place): many
 	// steps into the execution. It needs CounterBits or ShuffleBits.
 	LateBugs bool
+	// Retries adds the retry loops of livelock questions
+	// (mutant-fair-nontermination, Fig. 1 and 3): take a lock with
+	// tryacquire and start over when it is held, or read a global, lock,
+	// and start over when the global changed meanwhile. They need Locks.
+	Retries bool
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -319,6 +324,9 @@ func (g *gen) addExtraKinds() {
 	if g.cfg.Recursive {
 		g.extra = append(g.extra, g.recCall)
 	}
+	if g.cfg.Retries && g.cfg.Locks > 0 {
+		g.extra = append(g.extra, g.tryLoop, g.optimisticLoop)
+	}
 }
 
 // global is a random global, or a constant when there is none.
@@ -504,4 +512,33 @@ func Chain(n int, threads bool) string {
 		fmt.Fprintf(&b, "void f%d() begin g := !g; %s end\n", i, next)
 	}
 	return b.String()
+}
+
+// tryLoop retries tryacquire until it takes the lock, then runs a flat
+// statement under it and leaves the loop.
+func (g *gen) tryLoop(indent string, locals []string) {
+	vars := g.vars(locals)
+	v, m := vars[g.r.Intn(len(vars))], fmt.Sprintf("m%d", g.r.Intn(g.cfg.Locks))
+	g.labels++
+	out := fmt.Sprintf("L%d", g.labels)
+	g.printf("%swhile (T) do\n%s  %s := tryacquire(%s);\n%s  if (%s) then\n", indent, indent, v, m, indent, v)
+	g.flat = true
+	g.stmt(indent+"    ", locals)
+	g.flat = false
+	g.printf("%s    release(%s);\n%s    goto %s;\n%s  fi\n%sod\n%s%s: skip;\n", indent, m, indent, out, indent, indent, indent, out)
+}
+
+// optimisticLoop reads a global and, under the lock, writes it only if
+// it has not changed meanwhile (Fig. 1c); otherwise it retries.
+func (g *gen) optimisticLoop(indent string, locals []string) {
+	if len(locals) == 0 || g.cfg.Globals == 0 {
+		g.tryLoop(indent, locals)
+		return
+	}
+	l, x, m := locals[g.r.Intn(len(locals))], fmt.Sprintf("g%d", g.r.Intn(g.cfg.Globals)), fmt.Sprintf("m%d", g.r.Intn(g.cfg.Locks))
+	g.labels++
+	out := fmt.Sprintf("L%d", g.labels)
+	g.printf("%swhile (T) do\n%s  %s := %s;\n%s  acquire(%s);\n", indent, indent, l, x, indent, m)
+	g.printf("%s  if (%s = %s) then\n%s    %s := %s;\n%s    release(%s);\n%s    goto %s;\n%s  fi\n%s  release(%s);\n%sod\n%s%s: skip;\n",
+		indent, x, l, indent, x, g.pick("*", "!"+l), indent, m, indent, out, indent, indent, m, indent, indent, out)
 }

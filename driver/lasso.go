@@ -1,0 +1,89 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"bmc/explicit"
+	"bmc/fairness"
+	"bmc/internal/halt"
+	"bmc/ir"
+	"bmc/result"
+)
+
+// MaxLassoRounds bounds the stem and loop together, as MaxRounds bounds
+// the rounds of a safety check.
+const MaxLassoRounds = MaxRounds
+
+// Livelock searches p for a livelock within lb: a fair execution that
+// after lb.Stem rounds repeats a loop of lb.Loop rounds forever. The bmc
+// engine (auto) decides the lasso translation of package fairness; the
+// explicit engine searches the configurations. A livelock is shown only
+// after its stem and loop replay on the explicit interpreter, the loop
+// closing and meeting the fairness.
+func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound) (*result.Result, error) {
+	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
+	defer stop()
+	if o.Seq == "" {
+		o.Seq = "auto"
+	}
+	if o.Proof.Method == "" {
+		o.Proof.Method = "auto"
+	}
+	if err := o.checkNames(true); err != nil {
+		return nil, err
+	}
+	switch {
+	case lb.Stem < 0 || lb.Loop < 1:
+		return nil, &UsageError{fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
+	case lb.Stem+lb.Loop > MaxLassoRounds:
+		return nil, &UsageError{fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", MaxLassoRounds, lb.Stem+lb.Loop)}
+	case o.Seq != "auto" && o.Seq != "eager":
+		return nil, &UsageError{fmt.Sprintf("--lasso takes its own translation; --seq %s does not apply", o.Seq)}
+	}
+	if _, err := p.Instances(); err != nil {
+		return nil, &UsageError{fmt.Sprintf("--lasso: %v", err)}
+	}
+	eo := o.Bounds.explicitOptions()
+	if o.Engine == "explicit" {
+		res := explicit.LassoSearch(ctx, p, lb, eo)
+		res.Lasso = true
+		return res, nil
+	}
+	for _, t := range p.Threads {
+		if d := callDepth(p, t.Proc); d > o.Bounds.Depth {
+			return nil, &UsageError{fmt.Sprintf("--lasso: thread %s nests calls %d frames deep, more than --depth %d; give --depth %d", t.Proc.Name, d, o.Bounds.Depth, d)}
+		}
+	}
+	start := time.Now()
+	fp, err := fairness.Lasso(ctx, p, lb)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
+			Limits: []string{halt.Reason(ctx) + " while translating"}}, nil
+	case err != nil:
+		return nil, &UsageError{fmt.Sprintf("--lasso: %v; use --engine explicit", err)}
+	}
+	s, err := NewSolver(o.Solver)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	po := BMCOptions{Depth: o.Bounds.Depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
+		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames,
+		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
+			ws, loop, err := fp.Witness(steps)
+			if err != nil {
+				return nil, err
+			}
+			return explicit.ReplayLasso(p, lb, eo, ws, loop)
+		}}
+	res, err := BMC(ctx, fp.Seq, s, po)
+	if err != nil {
+		return nil, err
+	}
+	res.Bounds, res.Lasso = lb.String(), true
+	res.Elapsed = time.Since(start)
+	return res, nil
+}

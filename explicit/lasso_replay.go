@@ -1,0 +1,298 @@
+package explicit
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"bmc/ir"
+	"bmc/result"
+)
+
+// maxLassoFrontier bounds the states a livelock replay follows at once:
+// those that the witness's values leave apart.
+const maxLassoFrontier = 1 << 16
+
+// ReplayLasso checks a livelock witness found by another engine: steps are
+// the stem and then the loop (steps[loop:]), each with the values the
+// engine's model gives after it (result.ReplayStep, as Replay takes). It
+// returns the trace (as LassoSearch would print it) when the steps execute
+// from an initial state within b's stem and loop rounds, the loop ends in
+// the configuration it started from, has at least one step and meets b's
+// fairness; otherwise an error saying which check failed.
+//
+// The rounds are the fewest the order of the threads needs: a step of a
+// thread before the previous step's thread begins a round; the stem's
+// count leaves out init's steps, and the loop's begins afresh. Replay
+// follows every state the model's values leave possible, concrete in
+// what each step reads and in the values the model gives after it (the
+// globals, the stepping thread's top frame); each thread's other values
+// stay arbitrary until it runs, and the loop's first configuration is
+// made wholly concrete, as is its last, so that they compare by equality.
+func ReplayLasso(p *ir.Program, b result.LassoBound, opts Options, steps []result.ReplayStep, loop int) (*result.Trace, error) {
+	c, err := newLassoChecker(p, b, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case loop < 0 || loop > len(steps):
+		return nil, fmt.Errorf("replay: the loop begins at step %d of %d", loop, len(steps))
+	case loop == len(steps):
+		return nil, fmt.Errorf("replay: the loop has no step")
+	}
+	r := &lassoReplay{c: c}
+	c.failed = false
+	starts := c.initialStates()
+	switch {
+	case c.failed:
+		return nil, fmt.Errorf("replay: the execution starts at an error label")
+	case len(starts) == 0:
+		return nil, fmt.Errorf("replay: no initial state satisfies the enforce clauses")
+	}
+	var frontier []int32
+	for _, s := range starts {
+		frontier = append(frontier, r.add(s, -1, stepRec{kind: recStart}, -1))
+	}
+	var stemThreads, loopThreads []int
+	var fair loopFairness
+	var book string
+	for i, st := range steps {
+		if i == loop {
+			if frontier, err = r.beginLoop(frontier, roundsOf(stemThreads), b); err != nil {
+				return nil, err
+			}
+			s := r.nodes[frontier[0]].s
+			fair = newLoopFairness(b.Fairness, s)
+			book = fair.start(s)
+		}
+		// The states of the frontier differ in data only: the steps
+		// decide each thread's control and the locks.
+		s := r.nodes[frontier[0]].s
+		if err := c.replayable(s, i, st); err != nil {
+			return nil, err
+		}
+		switch {
+		case s.init:
+		case i < loop:
+			stemThreads = append(stemThreads, st.Thread)
+		default:
+			loopThreads = append(loopThreads, st.Thread)
+		}
+		if frontier, err = r.step(frontier, i, st); err != nil {
+			return nil, err
+		}
+		if i >= loop {
+			n := r.nodes[frontier[0]].s
+			if len(n.threads) != len(fair.alive) {
+				return nil, fmt.Errorf("replay: step %d (%s at %s) starts a thread in the loop, which then cannot come back",
+					i, st.Edge.Stmt, st.Edge.Pos)
+			}
+			book = fair.after(book, n, st.Thread)
+		}
+	}
+	if n := roundsOf(loopThreads); n > b.Loop {
+		return nil, fmt.Errorf("replay: the loop needs %s, more than the bound of %d", result.Plural(n, "round"), b.Loop)
+	}
+	end := r.close(frontier)
+	if end < 0 {
+		return nil, fmt.Errorf("replay: the loop does not end in the configuration it started from")
+	}
+	if u := fair.unfair(book); u >= 0 {
+		s := r.nodes[end].s
+		how := "is not blocked throughout it"
+		if b.Fairness == result.WeakFairness {
+			how = "is never blocked in it"
+		}
+		return nil, fmt.Errorf("replay: the loop is not %s fair: %s takes no step in it and %s",
+			map[result.Fairness]string{result.StrongFairness: "strongly", result.WeakFairness: "weakly"}[b.Fairness],
+			threadNames(s)[u], how)
+	}
+	return c.lassoTrace(r.path(end), b), nil
+}
+
+// roundsOf is the fewest round-robin rounds in which threads take steps
+// in this order: one context for consecutive steps of a thread, and a new
+// round for a thread before the previous one.
+func roundsOf(threads []int) int {
+	n := 0
+	for i, t := range threads {
+		if i == 0 || t < threads[i-1] {
+			n++
+		}
+	}
+	return n
+}
+
+// lassoReplay holds the states a livelock replay has reached.
+type lassoReplay struct {
+	c     *Checker
+	nodes []replayNode
+}
+
+// replayNode is a state of a replay: the node it was reached from (-1:
+// an initial state) and how, by a step or (recStart) as a refinement,
+// and the node the loop begins at on its path (-1 in the stem).
+type replayNode struct {
+	s      *state
+	parent int32
+	rec    stepRec
+	start  int32
+}
+
+func (r *lassoReplay) add(s *state, parent int32, rec stepRec, start int32) int32 {
+	r.nodes = append(r.nodes, replayNode{s, parent, rec, start})
+	return int32(len(r.nodes) - 1)
+}
+
+// key tells apart the states of a frontier: the state, and where its
+// loop began.
+func (r *lassoReplay) key(s *state, start int32) string {
+	return string(binary.AppendVarint(s.key(nil), int64(start)))
+}
+
+// step executes st from every state of the frontier, keeping the
+// outcomes that agree with the model's values.
+func (r *lassoReplay) step(frontier []int32, i int, st result.ReplayStep) ([]int32, error) {
+	c := r.c
+	t, e := st.Thread, st.Edge
+	rec := stepRec{kind: recStep, thread: int16(t), edge: int32(e.ID)}
+	var next []int32
+	var violation string
+	seen := map[string]bool{}
+	for _, id := range frontier {
+		from := r.nodes[id]
+		for pre := range splits(from.s, stepSlots(from.s, t)) {
+			parent := id
+			if pre != from.s {
+				parent = r.add(pre, id, stepRec{kind: recStart}, from.start)
+			}
+			outs, v := c.stepOutcomes(pre, t, e)
+			if v != "" {
+				violation = v
+			}
+			for _, n := range outs {
+				cells := globalSlots(n)
+				if !(pre.init && !n.init) { // else the threads' locals are not given
+					cells = stepSlots(n, t)
+				}
+				for m := range splits(n, cells) {
+					if key := r.key(m, from.start); agrees(m, st) && !seen[key] {
+						seen[key] = true
+						next = append(next, r.add(m, parent, rec, from.start))
+					}
+				}
+				if len(next) > maxLassoFrontier {
+					return nil, fmt.Errorf("replay: step %d (%s at %s): the witness's values leave more than %d states apart",
+						i, e.Stmt, e.Pos, maxLassoFrontier)
+				}
+			}
+		}
+	}
+	if len(next) == 0 {
+		why := "no execution of the statement gives the witness's values"
+		switch s := r.nodes[frontier[0]].s; {
+		case violation != "":
+			why = fmt.Sprintf("the step is a violation (%s), which ends the execution", violation)
+		case e.Kind == ir.Call && !e.Spawn && len(s.threads[t].frames) >= c.opts.Depth:
+			why = fmt.Sprintf("the call goes beyond the call depth %d", c.opts.Depth)
+		}
+		return nil, fmt.Errorf("replay: step %d (%s at %s): %s", i, e.Stmt, e.Pos, why)
+	}
+	return next, nil
+}
+
+// stepSlots are the cells a step of thread t reads or the model gives
+// after it: the globals and the thread's top frame.
+func stepSlots(s *state, t int) []slot {
+	out := globalSlots(s)
+	if t < len(s.threads) && s.threads[t].alive() {
+		th := &s.threads[t]
+		for k := range th.top().locals {
+			out = append(out, slot{t, len(th.frames) - 1, k})
+		}
+	}
+	return out
+}
+
+// beginLoop checks that the stem, of the given rounds, ends where a loop
+// may begin, and makes each state of the frontier concrete, as the
+// configuration its loop must come back to.
+func (r *lassoReplay) beginLoop(frontier []int32, rounds int, b result.LassoBound) ([]int32, error) {
+	c := r.c
+	s := r.nodes[frontier[0]].s
+	switch {
+	case s.init:
+		return nil, fmt.Errorf("replay: the loop begins before init has ended")
+	case c.atomicOwner(s) >= 0:
+		return nil, fmt.Errorf("replay: the loop begins inside an atomic section of %s", threadNames(s)[c.atomicOwner(s)])
+	case rounds > b.Stem:
+		return nil, fmt.Errorf("replay: the stem needs %s, more than the bound of %d", result.Plural(rounds, "round"), b.Stem)
+	}
+	var next []int32
+	seen := map[string]bool{}
+	for _, id := range frontier {
+		s := r.nodes[id].s
+		for m := range splits(s, allSlots(s)) {
+			if key := string(m.key(nil)); !seen[key] {
+				seen[key] = true
+				n := r.add(m, id, stepRec{kind: recStart}, -1)
+				r.nodes[n].start = n
+				next = append(next, n)
+			}
+			if len(next) > maxLassoFrontier {
+				return nil, fmt.Errorf("replay: the witness's values leave more than %d configurations apart where the loop begins",
+					maxLassoFrontier)
+			}
+		}
+	}
+	return next, nil
+}
+
+// close returns a node, refining a state of the frontier, whose
+// configuration is the one its loop began with, or -1. A value still
+// arbitrary at the end can be any value, so it is taken equal to the
+// loop's first one.
+func (r *lassoReplay) close(frontier []int32) int32 {
+	for _, id := range frontier {
+		n := r.nodes[id]
+		start := r.nodes[n.start].s
+		m := n.s.clone()
+		for _, sl := range allSlots(m) {
+			if m.get(sl) == ir.Unknown && hasSlot(start, sl) {
+				m.set(sl, start.get(sl))
+			}
+		}
+		if configKey(m) == configKey(start) {
+			return r.add(m, id, stepRec{kind: recStart}, n.start)
+		}
+	}
+	return -1
+}
+
+// hasSlot reports whether s has the cell sl.
+func hasSlot(s *state, sl slot) bool {
+	if sl.thread < 0 {
+		return sl.index < len(s.globals)
+	}
+	if sl.thread >= len(s.threads) || sl.frame >= len(s.threads[sl.thread].frames) {
+		return false
+	}
+	return sl.index < len(s.threads[sl.thread].frames[sl.frame].locals)
+}
+
+// path is the execution that ends in node end.
+func (r *lassoReplay) path(end int32) *lassoPath {
+	var ids []int32
+	for id := end; id >= 0; id = r.nodes[id].parent {
+		ids = append(ids, id)
+	}
+	p := &lassoPath{}
+	for i := len(ids) - 1; i >= 0; i-- {
+		n := r.nodes[ids[i]]
+		if n.start == ids[i] {
+			p.loop = len(p.states)
+		}
+		p.states = append(p.states, n.s)
+		p.recs = append(p.recs, n.rec)
+	}
+	return p
+}

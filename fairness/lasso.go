@@ -1,0 +1,73 @@
+package fairness
+
+import (
+	"context"
+	"fmt"
+
+	"bmc/ir"
+	"bmc/result"
+	"bmc/seq"
+)
+
+// Program is the translation ((P))^{k1,k2} of a concurrent program: a
+// sequential program whose assertion fails exactly when the program has
+// a livelock within the bound, and what is needed to read a failing run
+// back as the program's stem and loop.
+type Program struct {
+	Seq   *ir.Program // one thread, `main`
+	Orig  *ir.Program
+	Bound result.LassoBound
+	// Threads names the thread instances, as in traces (phil#2).
+	Threads []string
+
+	in *inlined
+	sp *seq.Program
+}
+
+// Lasso translates p for bound b. It refuses programs it cannot translate
+// exactly (recursion, atomic procedures, enforce clauses in thread code,
+// and what package seq refuses), saying why. When ctx ends first, the
+// error is its cause.
+func Lasso(ctx context.Context, p *ir.Program, b result.LassoBound) (*Program, error) {
+	if err := seq.Supported(p); err != nil {
+		return nil, err
+	}
+	in, err := inline(p)
+	if err != nil {
+		return nil, err
+	}
+	sp, err := seq.Lasso(ctx, in.q, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{Seq: sp.Seq, Orig: p, Bound: b, Threads: sp.Threads, in: in, sp: sp}, nil
+}
+
+// Witness reads a failing run of the sequential program (its steps with
+// the values after each, as encode.Model.Steps gives them) back as steps
+// of the original program in execution order, for explicit.ReplayLasso:
+// the stem, then the loop, which starts at the returned index.
+func (fp *Program) Witness(trace []result.ReplayStep) ([]result.ReplayStep, int, error) {
+	steps, loop, err := fp.sp.InterleaveLasso(trace)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]result.ReplayStep, len(steps))
+	for i, st := range steps {
+		id := st.Edge.ID
+		if id >= len(fp.in.origin) || fp.in.q.Edges[id] != st.Edge {
+			return nil, 0, fmt.Errorf("witness: step %d is not a step of the inlined program", i)
+		}
+		st.Edge = fp.in.origin[id]
+		if st.Locals != nil && id >= len(fp.Orig.Edges) {
+			// The top frame's locals among the inlined procedure's.
+			var locals []ir.Value
+			for _, k := range fp.in.frame[id] {
+				locals = append(locals, st.Locals[k])
+			}
+			st.Locals = locals
+		}
+		out[i] = st
+	}
+	return out, loop, nil
+}
