@@ -1,6 +1,7 @@
 package explicit
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -171,3 +172,40 @@ const raceProg = `decl x, y;
 void init() begin x, y := F, F; end
 thread void a() begin x := T; assert(!y); end
 thread void b() begin y := x; end`
+
+// TestGuardAndValueShareVariable: a variable that a step's guard and its
+// values both read is split before the step even when the guard does not
+// need its value; copying it unsplit would let the copy and the original
+// be refined apart. The parser writes no guards on assignments, the
+// sequentializations do (their switches).
+func TestGuardAndValueShareVariable(t *testing.T) {
+	p, _, err := ir.Load(context.Background(), "guard.bpl", []byte(`decl x, y, c;
+void main()
+begin
+  c := F;
+  y := x;
+  assert(y = x);
+end
+`), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copyStep *ir.Edge
+	for _, e := range p.Edges {
+		if e.Kind == ir.Assign && e.Stmt == "y := x;" {
+			copyStep = e
+		}
+	}
+	if copyStep == nil {
+		t.Fatal("no step y := x")
+	}
+	c, x := p.Globals[2], p.Globals[0]
+	copyStep.Guard = ir.Binary(ir.OpOr, ir.Not(&ir.Expr{Op: ir.OpVar, Var: c}), &ir.Expr{Op: ir.OpVar, Var: x})
+	ch, err := New(p, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := ch.Run(context.Background()); r.Verdict != result.Safe {
+		t.Fatalf("%s: y := x under a guard that reads x lost the copy (%v)", r.Verdict, r.Trace)
+	}
+}

@@ -26,15 +26,16 @@ func (c *Checker) readsOf(e *ir.Edge) *reads {
 	for _, v := range e.Targets {
 		targets[v] = true
 	}
-	seen := map[*ir.Var]bool{}
 	seenPassive := map[*ir.Var]bool{}
-	visit := func(x *ir.Expr) {
+	// The variables the guard reads and those the rest of the step reads,
+	// each in order of appearance: a variable in both is split in full.
+	var inGuard, inBody []*ir.Var
+	visit := func(x *ir.Expr, vars *[]*ir.Var) {
 		x.Walk(func(x *ir.Expr) {
 			switch {
 			case x.Op == ir.OpVar, x.Op == ir.OpPrimed && !targets[x.Var]:
-				if !seen[x.Var] {
-					seen[x.Var] = true
-					r.vars = append(r.vars, x.Var)
+				if !slices.Contains(*vars, x.Var) {
+					*vars = append(*vars, x.Var)
 				}
 			case x.Op == ir.OpPassive:
 				if !seenPassive[x.Var] {
@@ -44,31 +45,35 @@ func (c *Checker) readsOf(e *ir.Edge) *reads {
 			}
 		})
 	}
-	visit(e.Guard)
-	inGuard := len(r.vars)
-	visit(e.Constrain)
-	visit(e.Cond)
+	visit(e.Guard, &inGuard)
+	visit(e.Constrain, &inBody)
+	visit(e.Cond, &inBody)
 	for _, x := range e.Values {
-		visit(x)
+		visit(x, &inBody)
 	}
 	for _, x := range e.PassiveValues {
-		visit(x)
+		visit(x, &inBody)
 	}
 	for _, x := range e.Args {
-		visit(x)
+		visit(x, &inBody)
 	}
+	var both, own, others []*ir.Var
+	for _, v := range inGuard {
+		if slices.Contains(inBody, v) {
+			both = append(both, v)
+		} else {
+			own = append(own, v)
+		}
+	}
+	for _, v := range inBody {
+		if !slices.Contains(inGuard, v) {
+			others = append(others, v)
+		}
+	}
+	r.vars = slices.Concat(both, others, own)
 	if len(r.passive) == 0 {
 		// The guard's own variables go last, apart.
-		others := r.vars[inGuard:]
-		var both, own []*ir.Var
-		for _, v := range r.vars[:inGuard] {
-			if slices.Contains(others, v) {
-				both = append(both, v)
-			} else {
-				own = append(own, v)
-			}
-		}
-		r.vars, r.guard = slices.Concat(both, others, own), own
+		r.guard = own
 	}
 	c.readCache[e] = r
 	return r

@@ -98,11 +98,17 @@ func (in *inlined) thread(pr *ir.Proc) *ir.Proc {
 	return tp
 }
 
-// instance adds the nodes and locals of one inlined instance of pr.
+// instance adds the nodes and locals of one inlined instance of pr. A
+// callee's locals (prefix not empty) are F until it is called, as after
+// it returns: no frame, nothing to compare.
 func (in *inlined) instance(tp *ir.Proc, pr *ir.Proc, prefix string) *copyOf {
 	c := &copyOf{proc: pr}
 	for _, v := range pr.Locals {
-		nv := &ir.Var{Name: prefix + v.Name, Index: len(tp.Locals), Init: v.Init, Pos: v.Pos}
+		init := v.Init
+		if prefix != "" {
+			init = ir.False
+		}
+		nv := &ir.Var{Name: prefix + v.Name, Index: len(tp.Locals), Init: init, Pos: v.Pos}
 		tp.Locals = append(tp.Locals, nv)
 		c.locals = append(c.locals, nv)
 		c.idx = append(c.idx, nv.Index)
@@ -167,13 +173,13 @@ func (in *inlined) call(tp *ir.Proc, c *copyOf, e, cp *ir.Edge) {
 	var values []*ir.Expr
 	for i, v := range d.locals {
 		targets = append(targets, v)
-		switch {
+		switch init := callee.Locals[i].Init; {
 		case i < len(cp.Args):
 			values = append(values, cp.Args[i])
-		case v.Init == ir.Unknown:
+		case init == ir.Unknown:
 			values = append(values, &ir.Expr{Op: ir.OpNondet})
 		default:
-			values = append(values, ir.Const(v.Init == ir.True))
+			values = append(values, ir.Const(init == ir.True))
 		}
 	}
 	in.add(&ir.Edge{Proc: tp, From: cp.From, To: d.nodes[callee.Entry], Guard: cp.Guard, Kind: ir.Assign,

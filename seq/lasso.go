@@ -34,9 +34,9 @@ import (
 //     end an execution instead of reporting a violation: a run that fails
 //     is not an infinite one.
 //
-// A context switch is offered before every step (the reduction to steps
-// that touch shared state moves a switch past local steps, which could
-// move them across the loop's start).
+// Context switches are offered where package seq offers them (after a
+// step that touches shared state), and also at every loop head and in
+// front of every acquire (lassoSwitchPoints).
 type lassoVars struct {
 	bound result.LassoBound
 	first int // the first context of the loop
@@ -310,4 +310,31 @@ func (t *threadCode) lassoSwitches(c *ir.Proc, id int, jumps []*ir.Edge, end *ir
 		t.snapshot(stay, id, not(ref(l.snapped)))
 	}
 	end.Guard = and(end.Guard, t.loopEnd(id, t.entry))
+}
+
+// lassoSwitchPoints are the nodes of thread procedure pr where the lasso
+// translation offers a context switch besides those after steps that
+// touch shared state: loop heads and the nodes in front of an acquire.
+//
+// A context of a livelock may end anywhere. Moving its end forward along
+// the thread's own next steps to the next switch point changes nothing
+// other threads see, and at the loop's start and end it moves the same
+// way (the thread continues from the same configuration), so the loop
+// still closes; every cycle has a loop head, so the next switch point
+// is reached unless the thread then waits for good, which it may do only
+// blocked in front of an acquire, or, without fairness, anywhere, where
+// stopping at the previous switch point instead leaves it idle as well.
+func lassoSwitchPoints(pr *ir.Proc) map[int]bool {
+	at := map[int]bool{}
+	for _, h := range ir.LoopHeads(pr) {
+		at[h] = true
+	}
+	for _, n := range pr.Nodes {
+		for _, e := range n.Out {
+			if e.Kind == ir.Acquire {
+				at[n.ID] = true
+			}
+		}
+	}
+	return at
 }

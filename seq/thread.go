@@ -167,6 +167,10 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 	if bottom {
 		t.mark(c, p.Entry)
 	}
+	var lassoSwitch map[int]bool
+	if eagerThread && b.lasso != nil {
+		lassoSwitch = lassoSwitchPoints(p)
+	}
 	for _, n := range p.Nodes {
 		if n.Error && eagerThread && b.lasso != nil {
 			continue // a run that fails ends: it is no infinite one
@@ -175,8 +179,8 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 			b.edge(control(c, n.ID, t.violatedNode(c), nil, n.Pos, "error label"), origin{thread: t.inst, errorLabel: true})
 			continue
 		}
-		if eagerThread && b.lasso != nil {
-			t.mark(c, n.ID) // a switch before every step
+		if eagerThread && b.lasso != nil && lassoSwitch[n.ID] {
+			t.mark(c, n.ID)
 		}
 		if bottom && !t.thread() && n.ID == b.orig.InitStop {
 			// init ends at endinit: back to main, which starts the threads.

@@ -176,22 +176,11 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 		}
 		return nil
 	}
-	k1, k2, ok := strings.Cut(f.lasso, ",")
-	stem, err1 := strconv.Atoi(strings.TrimSpace(k1))
-	loop, err2 := strconv.Atoi(strings.TrimSpace(k2))
-	switch {
-	case !ok || err1 != nil || err2 != nil:
-		return usageErr("%s: --lasso wants two numbers k1,k2 (stem rounds, loop rounds), got %q", cmd, f.lasso)
-	case stem < 0 || loop < 1:
-		return usageErr("%s: --lasso %s: the stem needs at least 0 rounds and the loop at least 1", cmd, f.lasso)
-	case stem+loop > driver.MaxLassoRounds:
-		return usageErr("%s: --lasso %s: stem and loop must be at most %d rounds together", cmd, f.lasso, driver.MaxLassoRounds)
-	}
-	fair, err := result.ParseFairness(f.fairness)
+	lb, err := parseLasso(cmd, f.lasso, f.fairness)
 	if err != nil {
-		return usageErr("%s: --fairness: %v", cmd, err)
+		return err
 	}
-	f.lassoBound = result.LassoBound{Stem: stem, Loop: loop, Fairness: fair}
+	f.lassoBound = lb
 	for _, o := range []struct{ flag, why string }{
 		{"rounds", "the lasso's rounds are its stem and loop"},
 		{"switches", "the lasso is bounded by rounds, its stem and loop"},
@@ -206,4 +195,24 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 		return usageErr("%s: --seq %s does not go with --lasso: the livelock search has its own translation (eager, with the loop closed)", cmd, f.seq)
 	}
 	return nil
+}
+
+// parseLasso reads the values of --lasso k1,k2 and --fairness.
+func parseLasso(cmd, lasso, fairness string) (result.LassoBound, error) {
+	k1, k2, ok := strings.Cut(lasso, ",")
+	stem, err1 := strconv.Atoi(strings.TrimSpace(k1))
+	loop, err2 := strconv.Atoi(strings.TrimSpace(k2))
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return result.LassoBound{}, usageErr("%s: --lasso wants two numbers k1,k2 (stem rounds, loop rounds), got %q", cmd, lasso)
+	case stem < 0 || loop < 1:
+		return result.LassoBound{}, usageErr("%s: --lasso %s: the stem needs at least 0 rounds and the loop at least 1", cmd, lasso)
+	case stem+loop > driver.MaxLassoRounds:
+		return result.LassoBound{}, usageErr("%s: --lasso %s: stem and loop must be at most %d rounds together", cmd, lasso, driver.MaxLassoRounds)
+	}
+	fair, err := result.ParseFairness(fairness)
+	if err != nil {
+		return result.LassoBound{}, usageErr("%s: --fairness: %v", cmd, err)
+	}
+	return result.LassoBound{Stem: stem, Loop: loop, Fairness: fair}, nil
 }

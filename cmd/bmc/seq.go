@@ -12,6 +12,8 @@ import (
 
 	"bmc/decompile"
 	"bmc/driver"
+	"bmc/fairness"
+	"bmc/ir"
 	"bmc/moped"
 	"bmc/seq"
 )
@@ -24,6 +26,8 @@ type seqFlags struct {
 	target      string
 	forTool     string
 	output      string
+	lasso       string
+	fairness    string
 	limits      limitFlags
 }
 
@@ -33,7 +37,7 @@ var seqFor = []string{"bmc", "moped"}
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
 	var f seqFlags
 	cmd := &cobra.Command{
-		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl",
+		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --lasso k1,k2 [--fairness F] [--for bmc|moped] [-o FILE] prog.bpl",
 		Short: "Print the sequential program that simulates the concurrent one within a bound",
 		Long: `Print, as a Boolean program in the classic syntax, the sequentialization bmc
 checks for a concurrent program: its violations are exactly those of the
@@ -46,6 +50,12 @@ Getafix, or bmc check itself) to compare verdicts.
             La Torre, Madhusudan, Parlato, CAV 2009, section 4)
   --lazy    each context re-runs its thread from the start, so only
             reachable states are visited (CAV 2009, section 5)
+  --lasso k1,k2
+            the livelock translation ((P))^{k1,k2} (mutant-fair-
+            nontermination, Fig. 2): its assertion fails exactly when
+            the program has a livelock with a stem of k1 rounds and a
+            loop of k2 rounds, fair as --fairness says (strong, weak or
+            none), as bmc check --lasso k1,k2 decides it
 
   --for bmc    bmc's own syntax (the default): read it with bmc check
   --for moped  only what Moped 1.0.15 reads, with our meaning: every
@@ -67,6 +77,8 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.forTool, "for", "bmc", "the tool that reads the program: bmc or moped")
 	fl.StringVarP(&f.output, "output", "o", "", "write the program to `FILE` instead of standard output")
+	fl.StringVar(&f.lasso, "lasso", "", "the livelock translation for a stem of k1 and a loop of k2 rounds (k1,k2)")
+	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -75,7 +87,12 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
 	defer stop()
 	fl := cmd.Flags()
+	if fl.Changed("lasso") {
+		return runSeqLasso(ctx, cmd, path, f, stdout, stderr)
+	}
 	switch {
+	case fl.Changed("fairness"):
+		return usageErr("bmc seq: --fairness goes with --lasso k1,k2")
 	case f.eager == f.lazy:
 		return usageErr("bmc seq: give exactly one of --eager and --lazy")
 	case fl.Changed("rounds") == fl.Changed("switches"):
@@ -114,9 +131,54 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
+	header := fmt.Sprintf("// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
+	return writeSeq(ctx, sp.Seq, header, f, stdout, stderr)
+}
+
+// runSeqLasso prints the livelock translation.
+func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writer) error {
+	fl := cmd.Flags()
+	for _, flag := range []string{"eager", "lazy", "rounds", "switches"} {
+		if fl.Changed(flag) {
+			return usageErr("bmc seq: --%s does not go with --lasso: the livelock translation has its own rounds, the stem and the loop", flag)
+		}
+	}
+	lb, err := parseLasso("bmc seq", f.lasso, f.fairness)
+	if err != nil {
+		return err
+	}
+	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
+		return err
+	}
+	if err := f.limits.validate("bmc seq"); err != nil {
+		return err
+	}
+	opts, err := loadOptions("bmc seq", f.target, f.threads)
+	if err != nil {
+		return err
+	}
+	p, err := loadProgram(ctx, path, opts, stderr)
+	if err != nil {
+		return gaveUp("bmc seq", err)
+	}
+	fp, err := fairness.Lasso(ctx, p, lb)
+	switch {
+	case endedBy(ctx, err):
+		return gaveUp("bmc seq", limitErr(ctx, "translating"))
+	case err != nil:
+		return usageErr("bmc seq: %v", err)
+	}
+	header := fmt.Sprintf("// bmc seq --lasso %d,%d --fairness %s --for %s: %s; the assertion fails exactly when it has a livelock within %s\n",
+		lb.Stem, lb.Loop, lb.Fairness, f.forTool, path, lb)
+	return writeSeq(ctx, fp.Seq, header, f, stdout, stderr)
+}
+
+// writeSeq prints sequential program q, after header, for the tool of
+// --for, to standard output or the file of -o.
+func writeSeq(ctx context.Context, q *ir.Program, header string, f *seqFlags, stdout, stderr io.Writer) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
-	format := func() error { return decompile.Write(ctx, &buf, sp.Seq) }
+	buf.WriteString(header)
+	format := func() error { return decompile.Write(ctx, &buf, q) }
 	var run string
 	if f.forTool == "moped" {
 		file := f.output
@@ -126,7 +188,7 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		run = strings.Join(moped.Command("moped", file), " ")
 		fmt.Fprintf(&buf, "// for Moped 1.0.15: a violation within the bound is the reachability of label %s\n", moped.Label)
 		fmt.Fprintf(&buf, "// run: %s   (YES. a violation, NO. none; Moped has no call depth bound)\n", run)
-		format = func() error { return moped.Format(ctx, &buf, sp.Seq) }
+		format = func() error { return moped.Format(ctx, &buf, q) }
 	}
 	switch err := format(); {
 	case endedBy(ctx, err):

@@ -1,0 +1,130 @@
+package fairness
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/result"
+)
+
+func load(t *testing.T, src string) *ir.Program {
+	t.Helper()
+	p, _, err := ir.Load(context.Background(), "prog.bpl", []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// withCalls are programs whose threads call procedures (inlined by the
+// translation), some from inside their loops, with results, nesting and
+// lock operations in the callees.
+var withCalls = []struct{ name, src string }{
+	{"retry in a callee", `lock m; decl g;
+		bool try(x) begin decl r; r := tryacquire(m); if (r) then g := x; release(m); fi return r; end
+		thread void a() begin decl ok; ok := F; while (!ok) do ok := try(T); od end
+		thread void b() begin decl ok; ok := F; while (!ok) do ok := try(F); od end`},
+	{"spin through nested calls", `decl g;
+		bool get() begin return g; end
+		bool notget() begin decl v; v := get(); return !v; end
+		thread void w() begin decl v; v := T; while (v) do v := notget(); od end
+		thread void s() begin g := T; end`},
+	{"lock held across a call", `lock m; decl g;
+		void crit() begin g := !g; end
+		thread void a() begin while (T) do acquire(m); crit(); release(m); od end
+		thread void b() begin acquire(m); g := F; release(m); end`},
+	{"callee leaves no trace", `decl g;
+		void flip() begin decl t; t := !g; g := t; end
+		thread void a() begin while (T) do flip(); flip(); od end`},
+}
+
+// TestLassoAgreesWithExplicit: the translation's assertion fails (as the
+// explicit checker finds on the sequential program) exactly when the
+// explicit fair-lasso search finds a livelock in the original.
+func TestLassoAgreesWithExplicit(t *testing.T) {
+	bounds := []result.LassoBound{{Stem: 1, Loop: 1}, {Stem: 0, Loop: 1}, {Stem: 1, Loop: 2}}
+	counts := map[result.Verdict]int{}
+	for _, tc := range withCalls {
+		p := load(t, tc.src)
+		for _, b := range bounds {
+			for _, f := range []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness} {
+				b.Fairness = f
+				want := explicit.LassoSearch(context.Background(), p, b, explicit.DefaultOptions())
+				fp, err := Lasso(context.Background(), p, b)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", tc.name, b, err)
+				}
+				c, err := explicit.New(fp.Seq, explicit.DefaultOptions())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := c.Run(context.Background())
+				if got.Verdict == result.Unknown || want.Verdict == result.Unknown {
+					t.Fatalf("%s, %s: unknown (%v; %v)", tc.name, b, got.Limits, want.Limits)
+				}
+				if got.Verdict != want.Verdict {
+					t.Errorf("%s, %s: the translation says %s, the fair-lasso search %s", tc.name, b, got.Verdict, want.Verdict)
+				}
+				counts[got.Verdict]++
+			}
+		}
+	}
+	if counts[result.Safe] == 0 || counts[result.Unsafe] == 0 {
+		t.Errorf("verdicts %v: want both", counts)
+	}
+}
+
+// TestInlineKeepsSafety: inlining the calls keeps every safety verdict
+// (the explicit checker on the program and on its inlined copy).
+func TestInlineKeepsSafety(t *testing.T) {
+	for _, tc := range withCalls {
+		src := strings.Replace(tc.src, "decl g;", "decl g;\n", 1)
+		p := load(t, src)
+		in, err := inline(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k <= 3; k++ {
+			o := explicit.DefaultOptions().Within(k, 0)
+			var verdicts [2]result.Verdict
+			for i, q := range []*ir.Program{p, in.q} {
+				c, err := explicit.New(q, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				verdicts[i] = c.Run(context.Background()).Verdict
+			}
+			if verdicts[0] != verdicts[1] {
+				t.Errorf("%s, -k %d: %s, inlined %s", tc.name, k, verdicts[0], verdicts[1])
+			}
+		}
+		for _, th := range in.q.Threads {
+			for _, n := range th.Proc.Nodes {
+				for _, e := range n.Out {
+					if e.Kind == ir.Call {
+						t.Errorf("%s: thread %s still calls %s", tc.name, th.Proc.Name, e.Callee.Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLassoRefuses: what the translation cannot translate exactly is
+// refused, saying why.
+func TestLassoRefuses(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"recursion", `decl g; void r() begin if (g) then r(); fi end thread void a() begin r(); end`, "r is recursive"},
+		{"enforce", `decl g; void e() begin enforce g; skip; end thread void a() begin e(); end`, "enforce clause"},
+		{"spawn", `decl g; void w() begin g := T; end void main() begin start_thread w(); end`, "starts threads"},
+	} {
+		p := load(t, tc.src)
+		_, err := Lasso(context.Background(), p, result.LassoBound{Stem: 1, Loop: 1})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
+}
