@@ -51,13 +51,8 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 		res.Lasso = true
 		return res, nil
 	}
-	for _, t := range p.Threads {
-		if d := callDepth(p, t.Proc); d > o.Bounds.Depth {
-			return nil, &UsageError{fmt.Sprintf("--lasso: thread %s nests calls %d frames deep, more than --depth %d; give --depth %d", t.Proc.Name, d, o.Bounds.Depth, d)}
-		}
-	}
 	start := time.Now()
-	fp, err := fairness.Lasso(ctx, p, lb)
+	fp, err := fairness.Lasso(ctx, p, lb, o.Bounds.Depth)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
@@ -83,7 +78,15 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 	if err != nil {
 		return nil, err
 	}
-	res.Bounds, res.Lasso = lb.String(), true
+	res.Bounds, res.Lasso = lb.String()+fmt.Sprintf(", call depth %d", o.Bounds.Depth), true
+	if res.Verdict == result.Safe && len(fp.DepthCut) > 0 {
+		// Recursion deeper than the bound was cut, as the explicit engine
+		// cuts it: the answer covers only what is within the depth.
+		e := fp.DepthCut[0]
+		res.Verdict, res.Proof = result.Unknown, ""
+		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d): the recursion at %s:%s can go deeper", o.Bounds.Depth, p.File, e.Pos))
+		res.Advice = "a larger --depth, or --engine explicit, which says whether the depth is ever exceeded"
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -17,6 +17,11 @@ import (
 // and comparing that frame compares the whole stack, at exactly the
 // rounds the user gave. A callee's locals are set to F when it returns,
 // so that a frame that is gone leaves nothing behind to compare.
+//
+// Recursion is inlined as deep as the call depth bound allows (the
+// thread's entry frame is 1, as in the explicit engine); a call that
+// would go deeper cuts the run, and the translation says so (DepthCut),
+// so that "no livelock" is not claimed for executions it did not see.
 
 // inlined is p with every thread's entry procedure replaced by a copy in
 // which the calls are expanded, and how its new steps map back to p.
@@ -27,14 +32,22 @@ type inlined struct {
 	// the locals of p's top frame (nil when the thread has ended).
 	origin []*ir.Edge
 	frame  [][]int
+
+	depth int        // frames per thread
+	cut   []*ir.Edge // calls of p cut at the depth bound
+	nodes int        // nodes made, against maxNodes
 }
 
-// inline returns the inlined copy of p. It refuses recursion, atomic
-// procedures and enforce clauses in thread code, which it does not
-// translate.
-func inline(p *ir.Program) (*inlined, error) {
+// maxNodes bounds the inlined threads: recursion with several call sites
+// grows exponentially with the depth.
+const maxNodes = 200_000
+
+// inline returns the inlined copy of p with calls inlined up to depth
+// frames. It refuses atomic procedures and enforce clauses in thread
+// code, which it does not translate.
+func inline(p *ir.Program, depth int) (*inlined, error) {
 	in := &inlined{q: &ir.Program{File: p.File, Globals: p.Globals, Locks: p.Locks, Init: p.Init,
-		InitStop: p.InitStop, Dialect: p.Dialect, Targets: p.Targets}}
+		InitStop: p.InitStop, Dialect: p.Dialect, Targets: p.Targets}, depth: depth}
 	in.q.Procs = append(in.q.Procs, p.Procs...)
 	in.q.Edges = append(in.q.Edges, p.Edges...)
 	in.origin = append(in.origin, p.Edges...)
@@ -42,35 +55,36 @@ func inline(p *ir.Program) (*inlined, error) {
 	made := map[*ir.Proc]*ir.Proc{}
 	for _, t := range p.Threads {
 		if made[t.Proc] == nil {
-			if err := checkCalls(p, t.Proc, nil); err != nil {
+			if err := checkCalls(p, t.Proc, map[*ir.Proc]bool{}); err != nil {
 				return nil, err
 			}
 			made[t.Proc] = in.thread(t.Proc)
+			if in.nodes > maxNodes {
+				return nil, fmt.Errorf("thread %s inlined to call depth %d has over %d nodes; give a smaller --depth", t.Proc.Name, depth, maxNodes)
+			}
 		}
 		in.q.Threads = append(in.q.Threads, ir.ThreadSpec{Proc: made[t.Proc], Count: t.Count, Unbounded: t.Unbounded})
 	}
 	return in, nil
 }
 
-// checkCalls says why the procedures pr calls, on the call chain stack,
+// checkCalls says why pr or a procedure it calls (seen: those checked)
 // cannot be inlined, or nil.
-func checkCalls(p *ir.Program, pr *ir.Proc, stack []*ir.Proc) error {
-	for _, s := range stack {
-		if s == pr {
-			return fmt.Errorf("%s:%s: %s is recursive; the livelock search handles programs without recursion", p.File, pr.Pos, pr.Name)
-		}
+func checkCalls(p *ir.Program, pr *ir.Proc, seen map[*ir.Proc]bool) error {
+	if seen[pr] {
+		return nil
 	}
+	seen[pr] = true
 	switch {
 	case pr.Atomic:
 		return fmt.Errorf("%s:%s: %s is an atomic procedure; the livelock search does not translate those yet", p.File, pr.Pos, pr.Name)
 	case pr.Enforce != nil:
 		return fmt.Errorf("%s:%s: %s has an enforce clause; the livelock search does not translate those yet", p.File, pr.Pos, pr.Name)
 	}
-	stack = append(stack, pr)
 	for _, n := range pr.Nodes {
 		for _, e := range n.Out {
 			if e.Kind == ir.Call && !e.Spawn {
-				if err := checkCalls(p, e.Callee, stack); err != nil {
+				if err := checkCalls(p, e.Callee, seen); err != nil {
 					return err
 				}
 			}
@@ -83,6 +97,7 @@ func checkCalls(p *ir.Program, pr *ir.Proc, stack []*ir.Proc) error {
 // procedure: its nodes and locals there.
 type copyOf struct {
 	proc   *ir.Proc
+	level  int       // its frame's place on the stack (the entry's is 1)
 	nodes  []int     // by node of proc: the node of the thread procedure
 	locals []*ir.Var // by local of proc
 	idx    []int     // indices of locals in the thread procedure
@@ -92,7 +107,7 @@ type copyOf struct {
 func (in *inlined) thread(pr *ir.Proc) *ir.Proc {
 	tp := &ir.Proc{Name: pr.Name, Index: len(in.q.Procs), Pos: pr.Pos, Params: pr.Params, Returns: pr.Returns}
 	in.q.Procs = append(in.q.Procs, tp)
-	top := in.instance(tp, pr, "")
+	top := in.instance(tp, pr, "", 1)
 	tp.Entry = top.nodes[pr.Entry]
 	in.fill(tp, top, false)
 	return tp
@@ -101,8 +116,8 @@ func (in *inlined) thread(pr *ir.Proc) *ir.Proc {
 // instance adds the nodes and locals of one inlined instance of pr. A
 // callee's locals (prefix not empty) are F until it is called, as after
 // it returns: no frame, nothing to compare.
-func (in *inlined) instance(tp *ir.Proc, pr *ir.Proc, prefix string) *copyOf {
-	c := &copyOf{proc: pr}
+func (in *inlined) instance(tp *ir.Proc, pr *ir.Proc, prefix string, level int) *copyOf {
+	c := &copyOf{proc: pr, level: level}
 	for _, v := range pr.Locals {
 		init := v.Init
 		if prefix != "" {
@@ -113,6 +128,7 @@ func (in *inlined) instance(tp *ir.Proc, pr *ir.Proc, prefix string) *copyOf {
 		c.locals = append(c.locals, nv)
 		c.idx = append(c.idx, nv.Index)
 	}
+	in.nodes += len(pr.Nodes)
 	for _, n := range pr.Nodes {
 		c.nodes = append(c.nodes, len(tp.Nodes))
 		tp.Nodes = append(tp.Nodes, &ir.Node{ID: len(tp.Nodes), Pos: n.Pos, Labels: n.Labels, Error: n.Error, Stmt: n.Stmt})
@@ -155,6 +171,12 @@ func (in *inlined) fill(tp *ir.Proc, c *copyOf, inner bool) {
 			case e.Kind != ir.Call:
 				in.add(&cp, e, c.idx)
 				continue
+			case c.level >= in.depth || in.nodes > maxNodes:
+				// Beyond the depth bound: the run ends here.
+				in.cut = append(in.cut, e)
+				cp.Kind, cp.Guard, cp.Targets, cp.Args, cp.Callee = ir.Skip, ir.Const(false), nil, nil, nil
+				in.add(&cp, e, c.idx)
+				continue
 			}
 			in.call(tp, c, e, &cp)
 		}
@@ -168,7 +190,7 @@ func (in *inlined) fill(tp *ir.Proc, c *copyOf, inner bool) {
 // that also resets the callee's locals to F.
 func (in *inlined) call(tp *ir.Proc, c *copyOf, e, cp *ir.Edge) {
 	callee := e.Callee
-	d := in.instance(tp, callee, fmt.Sprintf("%s_%d_", callee.Name, len(tp.Nodes)))
+	d := in.instance(tp, callee, fmt.Sprintf("%s_%d_", callee.Name, len(tp.Nodes)), c.level+1)
 	var targets []*ir.Var
 	var values []*ir.Expr
 	for i, v := range d.locals {

@@ -19,20 +19,24 @@ type Program struct {
 	Bound result.LassoBound
 	// Threads names the thread instances, as in traces (phil#2).
 	Threads []string
+	// DepthCut lists the calls that recursion would have taken beyond the
+	// call depth bound: the translation ends those runs, so without a
+	// livelock it has not covered every execution within the depth.
+	DepthCut []*ir.Edge
 
 	in *inlined
 	sp *seq.Program
 }
 
-// Lasso translates p for bound b. It refuses programs it cannot translate
-// exactly (recursion, atomic procedures, enforce clauses in thread code,
-// and what package seq refuses), saying why. When ctx ends first, the
-// error is its cause.
-func Lasso(ctx context.Context, p *ir.Program, b result.LassoBound) (*Program, error) {
+// Lasso translates p for bound b, with at most depth frames per thread.
+// It refuses programs it cannot translate exactly (atomic procedures and
+// enforce clauses in thread code, and what package seq refuses), saying
+// why. When ctx ends first, the error is its cause.
+func Lasso(ctx context.Context, p *ir.Program, b result.LassoBound, depth int) (*Program, error) {
 	if err := seq.Supported(p); err != nil {
 		return nil, err
 	}
-	in, err := inline(p)
+	in, err := inline(p, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +44,7 @@ func Lasso(ctx context.Context, p *ir.Program, b result.LassoBound) (*Program, e
 	if err != nil {
 		return nil, err
 	}
-	return &Program{Seq: sp.Seq, Orig: p, Bound: b, Threads: sp.Threads, in: in, sp: sp}, nil
+	return &Program{Seq: sp.Seq, Orig: p, Bound: b, Threads: sp.Threads, DepthCut: in.cut, in: in, sp: sp}, nil
 }
 
 // Witness reads a failing run of the sequential program (its steps with

@@ -53,7 +53,7 @@ func TestLassoAgreesWithExplicit(t *testing.T) {
 			for _, f := range []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness} {
 				b.Fairness = f
 				want := explicit.LassoSearch(context.Background(), p, b, explicit.DefaultOptions())
-				fp, err := Lasso(context.Background(), p, b)
+				fp, err := Lasso(context.Background(), p, b, 16)
 				if err != nil {
 					t.Fatalf("%s, %s: %v", tc.name, b, err)
 				}
@@ -83,7 +83,7 @@ func TestInlineKeepsSafety(t *testing.T) {
 	for _, tc := range withCalls {
 		src := strings.Replace(tc.src, "decl g;", "decl g;\n", 1)
 		p := load(t, src)
-		in, err := inline(p)
+		in, err := inline(p, 16)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,14 +117,47 @@ func TestInlineKeepsSafety(t *testing.T) {
 // refused, saying why.
 func TestLassoRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"recursion", `decl g; void r() begin if (g) then r(); fi end thread void a() begin r(); end`, "r is recursive"},
 		{"enforce", `decl g; void e() begin enforce g; skip; end thread void a() begin e(); end`, "enforce clause"},
 		{"spawn", `decl g; void w() begin g := T; end void main() begin start_thread w(); end`, "starts threads"},
 	} {
 		p := load(t, tc.src)
-		_, err := Lasso(context.Background(), p, result.LassoBound{Stem: 1, Loop: 1})
+		_, err := Lasso(context.Background(), p, result.LassoBound{Stem: 1, Loop: 1}, 16)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestLassoRecursion: recursion is inlined up to the call depth, and the
+// calls that would go deeper are reported as cut; a livelock within the
+// depth is found as the explicit search finds it.
+func TestLassoRecursion(t *testing.T) {
+	p := load(t, `lock m; decl g;
+		bool attempt(n) begin decl r; if (n) then r := attempt(F); return r; fi r := tryacquire(m); if (r) then release(m); fi return r; end
+		thread void a() begin decl ok; ok := F; while (!ok) do ok := attempt(T); od end
+		thread void b() begin acquire(m); while (T) do skip; od end`)
+	b := result.LassoBound{Stem: 1, Loop: 1}
+	for _, depth := range []int{1, 2, 3} {
+		fp, err := Lasso(context.Background(), p, b, depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := explicit.New(fp.Seq, explicit.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := c.Run(context.Background()).Verdict
+		o := explicit.DefaultOptions()
+		o.Depth = depth
+		want := explicit.LassoSearch(context.Background(), p, b, o).Verdict
+		// The deepest copy of attempt still has its call: cut, though
+		// only attempt(T) ever takes it.
+		if len(fp.DepthCut) == 0 {
+			t.Errorf("depth %d: no call cut", depth)
+		}
+		if want == result.Unsafe && got != result.Unsafe || want == result.Safe && got != result.Safe {
+			t.Errorf("depth %d: the translation says %s, the fair-lasso search %s", depth, got, want)
+		}
+		t.Logf("depth %d: %s / %s", depth, got, want)
 	}
 }

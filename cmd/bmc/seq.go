@@ -28,6 +28,7 @@ type seqFlags struct {
 	output      string
 	lasso       string
 	fairness    string
+	depth       int
 	limits      limitFlags
 }
 
@@ -79,6 +80,7 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.StringVarP(&f.output, "output", "o", "", "write the program to `FILE` instead of standard output")
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock translation for a stem of k1 and a loop of k2 rounds (k1,k2)")
 	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
+	fl.IntVar(&f.depth, "depth", 16, "with --lasso: frames per thread, as deep as recursion is inlined")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -91,8 +93,8 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return runSeqLasso(ctx, cmd, path, f, stdout, stderr)
 	}
 	switch {
-	case fl.Changed("fairness"):
-		return usageErr("bmc seq: --fairness goes with --lasso k1,k2")
+	case fl.Changed("fairness"), fl.Changed("depth"):
+		return usageErr("bmc seq: --fairness and --depth go with --lasso k1,k2")
 	case f.eager == f.lazy:
 		return usageErr("bmc seq: give exactly one of --eager and --lazy")
 	case fl.Changed("rounds") == fl.Changed("switches"):
@@ -147,6 +149,9 @@ func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFla
 	if err != nil {
 		return err
 	}
+	if f.depth < 1 {
+		return usageErr("bmc seq: --depth must be at least 1, got %d", f.depth)
+	}
 	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
 		return err
 	}
@@ -161,15 +166,19 @@ func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFla
 	if err != nil {
 		return gaveUp("bmc seq", err)
 	}
-	fp, err := fairness.Lasso(ctx, p, lb)
+	fp, err := fairness.Lasso(ctx, p, lb, f.depth)
 	switch {
 	case endedBy(ctx, err):
 		return gaveUp("bmc seq", limitErr(ctx, "translating"))
 	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
-	header := fmt.Sprintf("// bmc seq --lasso %d,%d --fairness %s --for %s: %s; the assertion fails exactly when it has a livelock within %s\n",
-		lb.Stem, lb.Loop, lb.Fairness, f.forTool, path, lb)
+	header := fmt.Sprintf("// bmc seq --lasso %d,%d --fairness %s --for %s: %s; the assertion fails exactly when it has a livelock within %s, call depth %d\n",
+		lb.Stem, lb.Loop, lb.Fairness, f.forTool, path, lb, f.depth)
+	if len(fp.DepthCut) > 0 {
+		e := fp.DepthCut[0]
+		header += fmt.Sprintf("// recursion is inlined to call depth %d: the run ends where it would go deeper (first at %s:%s)\n", f.depth, path, e.Pos)
+	}
 	return writeSeq(ctx, fp.Seq, header, f, stdout, stderr)
 }
 
