@@ -54,6 +54,11 @@ type BMCOptions struct {
 	// execution of p ends, the executions of any length of the program
 	// asked about are covered (its loops only wait).
 	IdleCut bool
+	// UniformUnwind deepens every loop by one iteration when a model
+	// shows that some loop needs another (Unwind), instead of only the
+	// loops it shows: fewer, larger queries, for programs whose loops all
+	// run about equally often (the threads of the lasso translation).
+	UniformUnwind bool
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.

@@ -66,7 +66,7 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 	}
 	defer s.Close()
 	po := BMCOptions{Depth: o.Bounds.Depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
-		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames,
+		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames, UniformUnwind: true,
 		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
 			ws, loop, err := fp.Witness(steps)
 			if err != nil {

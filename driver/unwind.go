@@ -76,7 +76,10 @@ func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, 
 		// for every such loop in one round costs a query as hard as the
 		// last round's, which must show that none is left.)
 		for _, c := range m.Cuts {
-			if ts.Value(vals, c.Lit) {
+			switch {
+			case opts.UniformUnwind:
+				iterations[c.Loop] = most + 1
+			case ts.Value(vals, c.Lit):
 				iterations[c.Loop] = max(1, iterations[c.Loop]) + 1
 			}
 		}

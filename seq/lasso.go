@@ -105,7 +105,7 @@ func (b *builder) declareLasso() {
 		for k := 0; k < bits.Len(uint(4*len(entry.Nodes)+8)); k++ {
 			loc = append(loc, b.global(fmt.Sprintf("snap_%s_at%d", b.instNames[i], k), ir.False))
 		}
-		for _, v := range entry.Locals {
+		for _, v := range b.ownState(i, entry.Locals) {
 			locals = append(locals, b.global(fmt.Sprintf("snap_%s_%s", b.instNames[i], v.Name), ir.False))
 		}
 		l.snapLoc = append(l.snapLoc, loc)
@@ -138,15 +138,12 @@ func (b *builder) inLoop(i int) *ir.Expr {
 
 // heldAt is the condition that some thread holds lock k in copy c.
 func (b *builder) heldAt(c, k int) *ir.Expr {
-	r := ff
-	for _, h := range b.held[k] {
-		for j, s := range b.shared {
-			if s == h {
-				r = or(r, ref(b.copies[c][j]))
-			}
+	for j, s := range b.shared {
+		if s == b.lockHeld[k] {
+			return ref(b.copies[c][j])
 		}
 	}
-	return r
+	panic("seq: a lock without its bit in the shared state")
 }
 
 // lassoMain runs every thread once through all of its contexts, as eager
@@ -221,8 +218,8 @@ func (t *threadCode) snapshot(e *ir.Edge, id int, cond *ir.Expr) {
 	for k, v := range l.snapLoc[t.inst] {
 		keep(v, ir.Const(id>>k&1 == 1))
 	}
-	for k, v := range l.snapLocals[t.inst] {
-		keep(v, ref(c.Locals[k]))
+	for k, v := range t.b.ownState(t.inst, c.Locals) {
+		keep(l.snapLocals[t.inst][k], ref(v))
 	}
 	keep(l.snapped, tt)
 }
@@ -238,8 +235,8 @@ func (t *threadCode) loopEnd(id int, orig *ir.Proc) *ir.Expr {
 	for k, v := range l.snapLoc[t.inst] {
 		same = and(same, eq(ref(v), ir.Const(id>>k&1 == 1)))
 	}
-	for k, v := range l.snapLocals[t.inst] {
-		same = and(same, eq(ref(v), ref(c.Locals[k])))
+	for k, v := range t.b.ownState(t.inst, c.Locals) {
+		same = and(same, eq(ref(l.snapLocals[t.inst][k]), ref(v)))
 	}
 	if id>>len(l.snapLoc[t.inst]) != 0 {
 		panic("seq: a node ID beyond the snapshot's bits") // declareLasso sizes them
@@ -337,4 +334,14 @@ func lassoSwitchPoints(pr *ir.Proc) map[int]bool {
 		}
 	}
 	return at
+}
+
+// ownState is the state of instance i besides its location: its
+// procedure's locals, and which locks it holds.
+func (b *builder) ownState(i int, locals []*ir.Var) []*ir.Var {
+	out := append([]*ir.Var(nil), locals...)
+	for _, hs := range b.held {
+		out = append(out, hs[i])
+	}
+	return out
 }

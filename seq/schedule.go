@@ -69,6 +69,10 @@ func (b *builder) runThread(m *ir.Proc, cur, after, i int, guard *ir.Expr, ctx [
 	}
 	b.load(ctx, &targets, &values)
 	targets, values = append(targets, b.done, b.atomic), append(values, ff, ff)
+	for _, hs := range b.held {
+		// Lazy runs the thread from its start again: it holds nothing.
+		targets, values = append(targets, hs[i]), append(values, ff)
+	}
 	if l := b.lasso; l != nil {
 		targets, values = append(targets, l.moved, l.snapped), append(values, ff, ff)
 	}
@@ -149,6 +153,15 @@ func (b *builder) switchEdges(c *ir.Proc, id, i int) (jumps []*ir.Edge, end *ir.
 	pass := make([]*ir.Expr, b.C+1)
 	pass[0] = ff
 	for d := 0; d < b.C; d++ {
+		if isConst(b.owner(d, i), false) {
+			// With rounds the thread never runs context d, so it neither
+			// leaves it nor has to keep it empty: nothing to build.
+			pass[d+1] = pass[d]
+			if !b.eager {
+				pass[d+1] = and(b.before(d), pass[d+1])
+			}
+			continue
+		}
 		leave, empty := tt, tt
 		if nx := b.next(d); nx >= 0 {
 			leave, empty = b.sharedEq(nx), b.copiesEq(d, nx)

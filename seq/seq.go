@@ -158,17 +158,22 @@ type builder struct {
 	origins   []origin
 	runs      map[int]int // main's call edges (by ID) -> instance they run
 
-	shared  []*ir.Var   // S: the original globals, then lock holders
-	held    [][]*ir.Var // [lock][instance]: the instance holds the lock
-	copies  [][]*ir.Var // [context][k]: S at the start of the context
-	sched   [][]*ir.Var // switches: [context] the running instance, in binary
-	cx, ic  []*ir.Var   // one-hot contexts: eager cx = current; lazy cx = newest, ic = replayed
-	atomic  *ir.Var     // the running thread is inside an atomic section
-	done    *ir.Var     // the running thread has used its contexts: unwind to main
-	errVar  *ir.Var     // eager: a violation happened (confirmed at the end)
-	lasso   *lassoVars  // the lasso translation (lasso.go); nil otherwise
-	initRun *ir.Proc    // clone of init, returning at endinit
-	entries []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
+	shared []*ir.Var // S: the original globals, then lock holders
+	// A lock is shared as one bit, lockHeld; which thread holds it is
+	// that thread's own business, held[lock][instance], outside S: only
+	// the holder's release reads it. (A holder bit per thread in S would
+	// make S, which every context copies, grow with threads x locks.)
+	lockHeld []*ir.Var
+	held     [][]*ir.Var
+	copies   [][]*ir.Var // [context][k]: S at the start of the context
+	sched    [][]*ir.Var // switches: [context] the running instance, in binary
+	cx, ic   []*ir.Var   // one-hot contexts: eager cx = current; lazy cx = newest, ic = replayed
+	atomic   *ir.Var     // the running thread is inside an atomic section
+	done     *ir.Var     // the running thread has used its contexts: unwind to main
+	errVar   *ir.Var     // eager: a violation happened (confirmed at the end)
+	lasso    *lassoVars  // the lasso translation (lasso.go); nil otherwise
+	initRun  *ir.Proc    // clone of init, returning at endinit
+	entries  []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
 }
 
 func newBuilder(p *ir.Program, bd Bound, eager bool) *builder {
@@ -234,11 +239,12 @@ func (b *builder) declare() {
 	b.out.Globals = append(b.out.Globals, b.orig.Globals...)
 	b.shared = append(b.shared, b.orig.Globals...)
 	for _, l := range b.orig.Locks {
+		lh := b.global(l.Name+"_held", ir.False)
+		b.lockHeld = append(b.lockHeld, lh)
+		b.shared = append(b.shared, lh)
 		var hs []*ir.Var
 		for i := range b.instances {
-			h := b.global(fmt.Sprintf("%s_held_by_%s", l.Name, b.instNames[i]), ir.False)
-			hs = append(hs, h)
-			b.shared = append(b.shared, h)
+			hs = append(hs, b.global(fmt.Sprintf("%s_held_by_%s", l.Name, b.instNames[i]), ir.False))
 		}
 		b.held = append(b.held, hs)
 	}

@@ -207,16 +207,11 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 	cp := *e
 	cp.Proc, cp.From, cp.Atomic = c, e.From, ir.NoMark
 	var held []*ir.Var
+	var lockHeld *ir.Var
 	if e.Lock != nil {
-		held = b.held[e.Lock.Index]
+		held, lockHeld = b.held[e.Lock.Index], b.lockHeld[e.Lock.Index]
 	}
-	free := func() *ir.Expr {
-		r := tt
-		for _, h := range held {
-			r = and(r, not(ref(h)))
-		}
-		return r
-	}
+	free := func() *ir.Expr { return not(ref(lockHeld)) }
 	switch e.Kind {
 	case ir.Skip, ir.Assign, ir.Havoc:
 		cp.To = after(e.To)
@@ -271,7 +266,7 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		return
 	case ir.Acquire:
 		mine := held[t.inst]
-		a := assign(c, e.From, after(e.To), and(e.Guard, free()), []*ir.Var{mine}, []*ir.Expr{tt}, e.Pos, e.Stmt)
+		a := assign(c, e.From, after(e.To), and(e.Guard, free()), []*ir.Var{mine, lockHeld}, []*ir.Expr{tt, tt}, e.Pos, e.Stmt)
 		t.noteAcquire(a, e.Lock, tt)
 		t.atomicMark(a, e.Atomic, o)
 		return
@@ -282,7 +277,7 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		if len(e.Targets) > 0 && e.Targets[0] != nil {
 			targets, values = append(targets, e.Targets[0]), append(values, free())
 		}
-		targets, values = append(targets, mine), append(values, or(ref(mine), free()))
+		targets, values = append(targets, mine, lockHeld), append(values, or(ref(mine), free()), tt)
 		a := assign(c, e.From, after(e.To), e.Guard, targets, values, e.Pos, e.Stmt)
 		t.noteAcquire(a, e.Lock, free())
 		t.atomicMark(a, e.Atomic, o)
@@ -294,12 +289,12 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 			if l := b.lasso; l.bound.Fairness == result.StrongFairness {
 				guard = and(guard, or(not(b.inLoop(t.inst)), not(ref(l.waited[e.Lock.Index]))))
 			}
-			a := assign(c, e.From, after(e.To), guard, []*ir.Var{mine}, []*ir.Expr{ff}, e.Pos, e.Stmt)
+			a := assign(c, e.From, after(e.To), guard, []*ir.Var{mine, lockHeld}, []*ir.Expr{ff, ff}, e.Pos, e.Stmt)
 			t.atomicMark(a, e.Atomic, o)
 			return
 		}
 		if b.eager {
-			a := assign(c, e.From, after(e.To), and(e.Guard, ref(mine)), []*ir.Var{mine}, []*ir.Expr{ff}, e.Pos, e.Stmt)
+			a := assign(c, e.From, after(e.To), and(e.Guard, ref(mine)), []*ir.Var{mine, lockHeld}, []*ir.Expr{ff, ff}, e.Pos, e.Stmt)
 			t.atomicMark(a, e.Atomic, o)
 			b.edge(control(c, e.From, t.violatedNode(c), and(e.Guard, not(ref(mine))), e.Pos, e.Stmt), origin{thread: t.inst, edge: e, fail: true})
 			return
@@ -307,7 +302,7 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		mid := b.node(c, e.Pos, e.Stmt)
 		b.edge(&ir.Edge{Proc: c, From: e.From, To: mid, Guard: e.Guard, Kind: ir.Assert, Cond: ref(mine), Pos: e.Pos, Stmt: e.Stmt},
 			origin{thread: t.inst, edge: e, fail: true})
-		a := assign(c, mid, after(e.To), nil, []*ir.Var{mine}, []*ir.Expr{ff}, e.Pos, e.Stmt)
+		a := assign(c, mid, after(e.To), nil, []*ir.Var{mine, lockHeld}, []*ir.Expr{ff, ff}, e.Pos, e.Stmt)
 		t.atomicMark(a, e.Atomic, o)
 		return
 	}

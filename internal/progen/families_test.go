@@ -3,6 +3,8 @@ package progen
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -58,6 +60,86 @@ func TestFamilies(t *testing.T) {
 		}
 		if lines == 0 {
 			t.Errorf("%s: no expectations", pg.name)
+		}
+	}
+}
+
+// TestPhilosophers loads both variants of the dining philosophers for 2
+// to 8 philosophers and checks every `// expect:` line with the explicit
+// engine up to 3 philosophers (4 already take seconds per livelock
+// search, and the TryLock version with 5 more states than the default
+// limit). With 3 philosophers the programs are the example files.
+func TestPhilosophers(t *testing.T) {
+	expect := regexp.MustCompile(`^// expect: (safe|unsafe|livelock|no-livelock) (?:(-k|--switches) (\d+)|--lasso (\d+),(\d+)(?: --fairness (strong|weak|none))?)$`)
+	for _, ordered := range []bool{false, true} {
+		for n := 2; n <= 8; n++ {
+			name := fmt.Sprintf("philosophers%d_ordered=%v", n, ordered)
+			src := Philosophers(n, ordered)
+			p, errs, err := ir.Load(context.Background(), name+".bpl", []byte(src), ir.Options{})
+			if err != nil || len(errs) > 0 {
+				t.Fatalf("%s: %v %v\n%s", name, err, errs, src)
+			}
+			if got := len(p.Threads); got != n {
+				t.Errorf("%s: %d threads", name, got)
+			}
+			if n == 3 {
+				file := map[bool]string{false: "philosophers_trylock.bpl", true: "philosophers_ordered.bpl"}[ordered]
+				ex, err := os.ReadFile(filepath.Join("..", "..", "examples", file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				body := func(s string) string { return s[strings.Index(s, "\nlock "):] }
+				if body(string(ex)) != body(src) {
+					t.Errorf("%s: the program differs from examples/%s", name, file)
+				}
+			}
+			lines := 0
+			for _, line := range strings.Split(src, "\n") {
+				if !strings.HasPrefix(line, "// expect:") {
+					continue
+				}
+				m := expect.FindStringSubmatch(line)
+				if m == nil {
+					t.Fatalf("%s: unexpected %q", name, line)
+				}
+				lines++
+				if n > 3 {
+					continue
+				}
+				o := explicit.DefaultOptions()
+				var res *result.Result
+				if m[2] != "" {
+					bound, _ := strconv.Atoi(m[3])
+					if m[2] == "-k" {
+						o.Switches, o.Rounds = -1, bound
+					} else {
+						o.Switches = bound
+					}
+					c, err := explicit.New(p, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					res = c.Run(context.Background())
+				} else {
+					stem, _ := strconv.Atoi(m[4])
+					loop, _ := strconv.Atoi(m[5])
+					f := result.StrongFairness
+					if m[6] != "" {
+						if f, err = result.ParseFairness(m[6]); err != nil {
+							t.Fatal(err)
+						}
+					}
+					res = explicit.LassoSearch(context.Background(), p, result.LassoBound{Stem: stem, Loop: loop, Fairness: f}, o)
+				}
+				want := map[string]result.Verdict{"safe": result.Safe, "no-livelock": result.Safe, "unsafe": result.Unsafe, "livelock": result.Unsafe}[m[1]]
+				if res.Verdict != want {
+					t.Errorf("%s: %s: %v %v", name, line, res.Verdict, res.Limits)
+				}
+				t.Logf("%s %s: %v, %d states", name, line, res.Verdict, res.States)
+			}
+			if lines == 0 {
+				t.Errorf("%s: no expectations", name)
+			}
 		}
 	}
 }
