@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso
 
 all: build
 
@@ -75,6 +75,13 @@ bench-moped: build
 # default 30 s a cell. Options in scripts/bench-loops.sh.
 bench-loops: build
 	BMC=./$(BIN) bash scripts/bench-loops.sh
+
+# The livelock table (docs/BENCHMARKS.md, "Livelocks"): the dining
+# philosophers of mutant-fair-nontermination, Fig. 3, N = 2..8, on the lasso
+# translation (gini, Z3), the direct product and the explicit search.
+# Options in scripts/bench-lasso.sh.
+bench-lasso: build
+	BMC=./$(BIN) bash scripts/bench-lasso.sh
 
 clean:
 	rm -rf bin
