@@ -130,19 +130,24 @@ func (o Options) checkNames(engine bool) error {
 	return nil
 }
 
-// Check runs the chosen engine on p. Errors are *UsageError for requests
-// that do not fit the program, others internal.
-func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
-	defer stop()
+// complete fills in the defaults of o and checks every name, whether or
+// not the engine will read it.
+func (o *Options) complete() error {
 	if o.Seq == "" {
 		o.Seq = "auto"
 	}
 	if o.Proof.Method == "" {
 		o.Proof.Method = "auto"
 	}
-	// Every name is checked, whether or not the engine will read it.
-	if err := o.checkNames(true); err != nil {
+	return o.checkNames(true)
+}
+
+// Check runs the chosen engine on p. Errors are *UsageError for requests
+// that do not fit the program, others internal.
+func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
+	defer stop()
+	if err := o.complete(); err != nil {
 		return nil, err
 	}
 	if o.Bounds.Rounds > MaxRounds {

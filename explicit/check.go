@@ -212,16 +212,24 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 	if limit != "" {
 		res.Limits = append(res.Limits, limit)
 	}
-	if c.depthHit {
-		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
-	}
-	if c.threadHit {
-		res.Limits = append(res.Limits, fmt.Sprintf("thread bound reached (%s)", result.Plural(c.opts.MaxThreads, "thread")))
-	}
+	res.Limits = append(res.Limits, c.boundsHit()...)
 	if len(res.Limits) > 0 {
 		res.Verdict = result.Unknown
 	}
 	return res
+}
+
+// boundsHit are the limits for the call depth and thread bounds the
+// search has met: executions beyond them were cut.
+func (c *Checker) boundsHit() []string {
+	var out []string
+	if c.depthHit {
+		out = append(out, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
+	}
+	if c.threadHit {
+		out = append(out, fmt.Sprintf("thread bound reached (%s)", result.Plural(c.opts.MaxThreads, "thread")))
+	}
+	return out
 }
 
 // search explores until it finds a cheapest violation, has seen every

@@ -82,14 +82,9 @@ func searchLasso(ctx context.Context, p *ir.Program, b result.LassoBound, opts O
 	if limit != "" {
 		res.Limits = append(res.Limits, limit)
 	}
-	if c.depthHit {
-		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
-	}
-	if c.threadHit {
-		res.Limits = append(res.Limits, fmt.Sprintf("thread bound reached (%s)", result.Plural(c.opts.MaxThreads, "thread")))
-	}
+	res.Limits = append(res.Limits, c.boundsHit()...)
 	if len(res.Limits) > 0 {
-		res.Verdict, res.Advice = result.Unknown, lassoAdvice(res.Limits)
+		res.Verdict = result.Unknown
 	}
 	return res, nil
 }
@@ -117,28 +112,6 @@ func (c *Checker) lassoBounds(b result.LassoBound) string {
 		s += fmt.Sprintf(", at most %s", result.Plural(c.opts.MaxThreads, "thread"))
 	}
 	return s
-}
-
-// lassoAdvice says which option would let the search finish.
-func lassoAdvice(limits []string) string {
-	var out []string
-	for _, l := range limits {
-		var a string
-		switch {
-		case strings.HasPrefix(l, "state limit"):
-			a = "a larger --max-states"
-		case strings.HasPrefix(l, "timeout"):
-			a = "a longer --timeout"
-		case strings.HasPrefix(l, "depth bound"):
-			a = "a larger --depth"
-		case strings.HasPrefix(l, "thread bound"):
-			a = "a larger --max-threads"
-		}
-		if a != "" && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return strings.Join(out, "; ")
 }
 
 // lassoSearch is one livelock search. Its states are concrete and carry

@@ -104,19 +104,9 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
 		return usageErr("bmc seq: --switches must be between 0 and %d, got %d", driver.MaxSwitches, f.switches)
 	}
-	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
-		return err
-	}
-	if err := f.limits.validate("bmc seq"); err != nil {
-		return err
-	}
-	opts, err := loadOptions("bmc seq", f.target, f.threads)
+	p, err := f.load(ctx, path, stderr)
 	if err != nil {
 		return err
-	}
-	p, err := loadProgram(ctx, path, opts, stderr)
-	if err != nil {
-		return gaveUp("bmc seq", err)
 	}
 	bd := seq.Bound{Rounds: f.rounds, Switches: f.switches}
 	if err := driver.SeqFits(p, bd, int64(f.limits.maxMemory)); err != nil {
@@ -137,6 +127,25 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	return writeSeq(ctx, sp.Seq, header, f, stdout, stderr)
 }
 
+// load checks the flags both translations take and loads the program.
+func (f *seqFlags) load(ctx context.Context, path string, stderr io.Writer) (*ir.Program, error) {
+	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
+		return nil, err
+	}
+	if err := f.limits.validate("bmc seq"); err != nil {
+		return nil, err
+	}
+	opts, err := loadOptions("bmc seq", f.target, f.threads)
+	if err != nil {
+		return nil, err
+	}
+	p, err := loadProgram(ctx, path, opts, stderr)
+	if err != nil {
+		return nil, gaveUp("bmc seq", err)
+	}
+	return p, nil
+}
+
 // runSeqLasso prints the livelock translation.
 func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writer) error {
 	fl := cmd.Flags()
@@ -152,19 +161,9 @@ func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFla
 	if f.depth < 1 {
 		return usageErr("bmc seq: --depth must be at least 1, got %d", f.depth)
 	}
-	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
-		return err
-	}
-	if err := f.limits.validate("bmc seq"); err != nil {
-		return err
-	}
-	opts, err := loadOptions("bmc seq", f.target, f.threads)
+	p, err := f.load(ctx, path, stderr)
 	if err != nil {
 		return err
-	}
-	p, err := loadProgram(ctx, path, opts, stderr)
-	if err != nil {
-		return gaveUp("bmc seq", err)
 	}
 	fp, err := fairness.Lasso(ctx, p, lb, f.depth)
 	switch {
