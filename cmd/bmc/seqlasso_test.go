@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,8 @@ func TestSeqLasso(t *testing.T) {
 	n := 0
 	for _, path := range files {
 		for _, exp := range readExpectations(t, path) {
-			if !strings.HasSuffix(exp.verdict, "livelock") {
-				continue
+			if !strings.HasSuffix(exp.verdict, "livelock") || slices.Contains(exp.flags, "2,2") {
+				continue // (2,2: TestExamples decides it twice already)
 			}
 			n++
 			t.Run(filepath.Base(path)+":"+strings.Join(exp.flags, " "), func(t *testing.T) {
