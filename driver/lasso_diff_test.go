@@ -21,9 +21,9 @@ import (
 // has replayed on the explicit interpreter (Livelock replays before it
 // returns one).
 func TestLivelockDifferential(t *testing.T) {
-	seeds := 30
+	seeds := 18
 	if testing.Short() {
-		seeds = 10
+		seeds = 6
 	}
 	solvers := []string{"gini"}
 	if _, ok := testsolvers.All(t)["z3"]; ok {
