@@ -41,18 +41,7 @@ func TestFamilies(t *testing.T) {
 				continue
 			}
 			lines++
-			o := explicit.DefaultOptions()
-			bound, _ := strconv.Atoi(m[3])
-			if m[2] == "-k" {
-				o.Switches, o.Rounds = -1, bound
-			} else {
-				o.Switches = bound
-			}
-			c, err := explicit.New(p, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := c.Run(context.Background())
+			res := explicitWithin(t, p, m[2], m[3])
 			if want := map[string]result.Verdict{"safe": result.Safe, "unsafe": result.Unsafe}[m[1]]; res.Verdict != want {
 				t.Errorf("%s: %s: %v %v", pg.name, line, res.Verdict, res.Limits)
 			}
@@ -106,20 +95,9 @@ func TestPhilosophers(t *testing.T) {
 				if n > 3 {
 					continue
 				}
-				o := explicit.DefaultOptions()
 				var res *result.Result
 				if m[2] != "" {
-					bound, _ := strconv.Atoi(m[3])
-					if m[2] == "-k" {
-						o.Switches, o.Rounds = -1, bound
-					} else {
-						o.Switches = bound
-					}
-					c, err := explicit.New(p, o)
-					if err != nil {
-						t.Fatal(err)
-					}
-					res = c.Run(context.Background())
+					res = explicitWithin(t, p, m[2], m[3])
 				} else {
 					stem, _ := strconv.Atoi(m[4])
 					loop, _ := strconv.Atoi(m[5])
@@ -129,7 +107,7 @@ func TestPhilosophers(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					res = explicit.LassoSearch(context.Background(), p, result.LassoBound{Stem: stem, Loop: loop, Fairness: f}, o)
+					res = explicit.LassoSearch(context.Background(), p, result.LassoBound{Stem: stem, Loop: loop, Fairness: f}, explicit.DefaultOptions())
 				}
 				want := map[string]result.Verdict{"safe": result.Safe, "no-livelock": result.Safe, "unsafe": result.Unsafe, "livelock": result.Unsafe}[m[1]]
 				if res.Verdict != want {
@@ -142,4 +120,20 @@ func TestPhilosophers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// explicitWithin runs the explicit engine on p within the bound of an
+// expectation: flag -k or --switches, and its number.
+func explicitWithin(t *testing.T, p *ir.Program, flag, number string) *result.Result {
+	t.Helper()
+	bound, _ := strconv.Atoi(number)
+	o := explicit.DefaultOptions().Within(0, bound)
+	if flag == "-k" {
+		o = explicit.DefaultOptions().Within(bound, -1)
+	}
+	c, err := explicit.New(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.Run(context.Background())
 }
