@@ -18,20 +18,15 @@ const MaxLassoRounds = MaxRounds
 
 // Livelock searches p for a livelock within lb: a fair execution that
 // after lb.Stem rounds repeats a loop of lb.Loop rounds forever. The bmc
-// engine (auto) decides the lasso translation of package fairness; the
-// explicit engine searches the configurations. A livelock is shown only
+// engine (auto) decides the lasso translation of package fairness, or
+// with --seq direct the lasso on the interleaving product; the explicit
+// engine searches the configurations. A livelock is shown only
 // after its stem and loop replay on the explicit interpreter, the loop
 // closing and meeting the fairness.
 func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound) (*result.Result, error) {
 	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
 	defer stop()
-	if o.Seq == "" {
-		o.Seq = "auto"
-	}
-	if o.Proof.Method == "" {
-		o.Proof.Method = "auto"
-	}
-	if err := o.checkNames(true); err != nil {
+	if err := o.complete(); err != nil {
 		return nil, err
 	}
 	switch {
@@ -39,8 +34,8 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 		return nil, &UsageError{fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
 	case lb.Stem+lb.Loop > MaxLassoRounds:
 		return nil, &UsageError{fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", MaxLassoRounds, lb.Stem+lb.Loop)}
-	case o.Seq != "auto" && o.Seq != "eager":
-		return nil, &UsageError{fmt.Sprintf("--lasso takes its own translation; --seq %s does not apply", o.Seq)}
+	case o.Seq != "auto" && o.Seq != "eager" && o.Seq != "direct":
+		return nil, &UsageError{fmt.Sprintf("--lasso takes its own translation or the direct product; --seq %s does not apply", o.Seq)}
 	}
 	if _, err := p.Instances(); err != nil {
 		return nil, &UsageError{fmt.Sprintf("--lasso: %v", err)}
@@ -48,8 +43,11 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 	eo := o.Bounds.explicitOptions()
 	if o.Engine == "explicit" {
 		res := explicit.LassoSearch(ctx, p, lb, eo)
-		res.Lasso = true
+		res.Lasso, res.Advice = true, Advise(res, "")
 		return res, nil
+	}
+	if o.Seq == "direct" {
+		return directLivelock(ctx, p, o, lb, eo)
 	}
 	start := time.Now()
 	fp, err := fairness.Lasso(ctx, p, lb, o.Bounds.Depth)

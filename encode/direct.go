@@ -96,6 +96,7 @@ type direct struct {
 	labels ts.Lit   // some thread stands at an error label
 	done   ts.Lit   // every thread has terminated
 	bound  int      // stepBound
+	lasso  *lasso   // DirectLasso's additions; nil for Direct
 }
 
 // view is one bit of the scheduled thread's state and the latch it
@@ -159,10 +160,11 @@ func edgeExprs(e *ir.Edge) []*ir.Expr {
 // Direct builds the interleaving product of p's thread instances (see
 // Check). When ctx ends first, the error is its cause.
 func Direct(ctx context.Context, p *ir.Program, o DirectOptions) (Model, error) {
-	return newDirect(ctx, p, o)
+	return newDirect(ctx, p, o, nil)
 }
 
-func newDirect(ctx context.Context, p *ir.Program, o DirectOptions) (d *direct, err error) {
+// newDirect builds the product; with lo, the lasso system of DirectLasso.
+func newDirect(ctx context.Context, p *ir.Program, o DirectOptions, lo *DirectLassoOptions) (d *direct, err error) {
 	defer halt.Recover(&err)
 	switch {
 	case o.Depth < 1:
@@ -196,6 +198,9 @@ func newDirect(ctx context.Context, p *ir.Program, o DirectOptions) (d *direct, 
 	d.machine = newMachine(p, newLayout(p, o.SmallSteps, extra), o.Depth, d)
 	d.run = map[ts.Lit][]guarded{} // handed on to the scheduled thread in finish
 	d.makeState()
+	if lo != nil {
+		d.lasso = newLasso(d, *lo)
+	}
 	d.encodeBlocks(ctx)
 	d.finish(ctx)
 	d.bound = d.stepBound()
@@ -525,7 +530,35 @@ func (d *direct) fork(b *block, v *env, sel ts.Lit, e *ir.Edge) {
 // ---- scheduling, properties, constraint ----
 
 func (d *direct) finish(ctx context.Context) {
-	s, p := d.sys, d.prog
+	s := d.sys
+	legal := d.schedule()
+	d.handOn()
+	if d.lasso != nil {
+		d.lasso.cutWrites(d)
+	}
+	setNext(ctx, s, d.next)
+	d.endStates()
+	ok0 := d.startEnforced()
+	if d.lasso != nil {
+		d.lasso.finish(d, legal, ok0)
+		d.sealed = true
+		return
+	}
+	bad := s.And(ok0, s.Or(d.labels, s.And(legal, s.Ors(d.bad...))))
+	ovf := s.And(ok0, s.And(legal, s.Ors(d.ovf...)))
+	s.AddBad("violation", bad)
+	s.AddBad("stack overflow", ovf)
+	s.AddBad("thread bound", s.And(ok0, s.And(legal, s.Ors(d.hits...))))
+	// A step is a legal, feasible block step of the scheduled thread; when
+	// every thread has terminated, the system stays as it is.
+	s.AddConstraint(s.And(ok0, s.Or(d.done, s.And(legal, s.Ors(d.valid...)))))
+	d.sealed = true
+}
+
+// schedule is the condition that the scheduled thread may take a step,
+// and records how the step moves the schedule on.
+func (d *direct) schedule() ts.Lit {
+	s := d.sys
 	legal := s.And(d.pcIs(0, pcEmpty).Not(), d.pcIs(0, pcDone).Not())
 	for t, a := range d.tatomic {
 		legal = s.And(legal, s.Or(d.isT[t], a.Not())) // no other thread is atomic
@@ -536,7 +569,11 @@ func (d *direct) finish(ctx context.Context) {
 	switch {
 	case d.opts.Rounds > 0:
 		wrap := d.bitsLess(d.sched, d.cur) // the next round begins
-		legal = s.And(legal, s.Implies(wrap, d.bitsLess(d.count, constBits(d.opts.Rounds-1, len(d.count)))))
+		left := s.Implies(wrap, d.bitsLess(d.count, constBits(d.opts.Rounds-1, len(d.count))))
+		if d.lasso != nil {
+			left = d.lasso.roundsLeft(d, wrap)
+		}
+		legal = s.And(legal, left)
 		d.setAll(d.cur, upd, d.sched)
 		d.setAll(d.count, upd, d.bitsInc(d.count, wrap))
 	case d.opts.Switches >= 0:
@@ -546,8 +583,13 @@ func (d *direct) finish(ctx context.Context) {
 		d.set(d.started, upd, ts.True)
 		d.setAll(d.count, upd, d.bitsInc(d.count, sw))
 	}
+	return legal
+}
 
-	// Writes to the view go to the scheduled thread.
+// handOn turns the writes to the view into writes to the scheduled
+// thread's latches.
+func (d *direct) handOn() {
+	s := d.sys
 	for _, vw := range d.views {
 		gs := d.run[vw.lit]
 		if len(gs) == 0 {
@@ -562,10 +604,13 @@ func (d *direct) finish(ctx context.Context) {
 			d.next[l] = append(d.next[l], guarded{s.And(d.isT[t], any), upd})
 		}
 	}
-	setNext(ctx, s, d.next)
+}
 
-	// Error labels: a thread stands at one (arrived by its last step, or
-	// started there).
+// endStates defines labels, a thread standing at an error label (arrived
+// by its last step, or started there), and done, every thread
+// terminated.
+func (d *direct) endStates() {
+	s := d.sys
 	d.labels, d.done = ts.False, ts.True
 	for t := range d.tpc {
 		for _, b := range d.lay.blocks {
@@ -579,9 +624,12 @@ func (d *direct) finish(ctx context.Context) {
 		}
 		d.done = s.And(d.done, done)
 	}
-	// The enforce clauses of the initial frames (init's, or the threads'
-	// entries) hold in the initial state.
-	ok0 := ts.True
+}
+
+// startEnforced is the condition that the enforce clauses of the initial
+// frames (init's, or the threads' entries) hold in the initial state.
+func (d *direct) startEnforced() ts.Lit {
+	s, p := d.sys, d.prog
 	e0 := ts.True
 	starts := d.entries
 	if p.Init != nil {
@@ -595,20 +643,12 @@ func (d *direct) finish(ctx context.Context) {
 		v.enforce(pr)
 		e0 = s.And(e0, v.feas)
 	}
-	if e0 != ts.True {
-		first := s.NewLatch("first", ts.Init1)
-		s.SetNext(first, ts.False)
-		ok0 = s.Implies(first, e0)
+	if e0 == ts.True {
+		return ts.True
 	}
-	bad := s.And(ok0, s.Or(d.labels, s.And(legal, s.Ors(d.bad...))))
-	ovf := s.And(ok0, s.And(legal, s.Ors(d.ovf...)))
-	s.AddBad("violation", bad)
-	s.AddBad("stack overflow", ovf)
-	s.AddBad("thread bound", s.And(ok0, s.And(legal, s.Ors(d.hits...))))
-	// A step is a legal, feasible block step of the scheduled thread; when
-	// every thread has terminated, the system stays as it is.
-	s.AddConstraint(s.And(ok0, s.Or(d.done, s.And(legal, s.Ors(d.valid...)))))
-	d.sealed = true
+	first := s.NewLatch("first", ts.Init1)
+	s.SetNext(first, ts.False)
+	return s.Implies(first, e0)
 }
 
 func (d *direct) System() *ts.System { return d.sys }

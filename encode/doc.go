@@ -14,7 +14,9 @@
 //     execution continues.
 //   - Direct: a concurrent program as the interleaving product of its
 //     thread instances, each with such a stack, and a scheduler
-//     (direct.go).
+//     (direct.go). DirectLasso asks the livelock question (--lasso) on
+//     it, as a safety question about a copy of the configuration saved
+//     where the loop begins (lasso.go).
 //   - Whole: a loop-free, non-recursive sequential program in one frame,
 //     every call inlined and every statement once (whole.go); Unwind does
 //     the same for a program with loops, each activation of a loop

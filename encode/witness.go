@@ -76,59 +76,71 @@ func (en *sequential) arrival(e *ir.Edge, next []bool, i, k int, values func(int
 // the scheduler picks.
 func (d *direct) Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error) {
 	var out []result.ReplayStep
-	type rec struct {
-		e               *ir.Edge
-		globals, locals []ts.Lit
-	}
 	for i := 0; i <= k; i++ {
 		vals := values(i)
 		if ts.Value(vals, d.done) || i == k && ts.Value(vals, d.labels) {
 			break
 		}
-		t := bitsValue(vals, d.sched)
-		if t >= len(d.tpc) {
-			return nil, fmt.Errorf("witness: frame %d schedules thread %d of %d", i, t, len(d.tpc))
+		steps, err := d.stepsAt(values, i, k)
+		if err != nil {
+			return nil, err
 		}
-		pc := bitsValue(vals, d.tpc[t][0])
-		b := d.lay.byPC[pc]
-		if b == nil {
-			return nil, fmt.Errorf("witness: frame %d: thread %d has pc %d, not a block head", i, t, pc)
-		}
-		var recs []rec
-		record := func(e *ir.Edge, globals, locals, _ []ts.Lit) {
-			recs = append(recs, rec{e, append([]ts.Lit(nil), globals...), append([]ts.Lit(nil), locals...)})
-		}
-		v := d.runPath(b, ts.True, record)
-		var last *ir.Edge
-		if alt := bitsValue(vals, d.choice); alt < len(b.Last.Out) {
-			last = b.Last.Out[alt]
-		} else if i < k {
-			return nil, fmt.Errorf("witness: frame %d chooses edge %d of %d", i, alt, len(b.Last.Out))
-		}
-		final := i == k && last != nil && last.Kind != ir.Call && last.Kind != ir.Return && last.Kind != ir.EndThread && last.Kind != ir.Fork
-		if final {
-			// The violating step's final edge stays in the frame: its
-			// values come from the symbolic run, as there is no frame k+1.
-			d.alternative(b, v, ts.True, last, record)
-		}
-		vals = values(i) // the symbolic run may have built new nodes
-		for _, r := range recs {
-			out = append(out, result.ReplayStep{Thread: t, Edge: r.e, Globals: evalAll(vals, r.globals), Locals: evalAll(vals, r.locals)})
-		}
-		if i == k {
-			if last != nil && !final {
-				out = append(out, result.ReplayStep{Thread: t, Edge: last})
-			}
-			break
-		}
-		next := values(i + 1)
-		st := result.ReplayStep{Thread: t, Edge: last, Globals: evalAll(next, d.globals)}
-		if nb := d.lay.byPC[bitsValue(next, d.tpc[t][0])]; nb != nil {
-			st.Locals = evalAll(next, d.tlocals[t][0][:len(nb.Proc.Locals)])
-		}
-		out = append(out, st)
+		out = append(out, steps...)
 	}
 	return out, nil
+}
+
+// stepsAt reads the statements of the block step from frame i of a path
+// of frames 0..k; from frame k, those up to the violation.
+func (d *direct) stepsAt(values func(i int) []bool, i, k int) ([]result.ReplayStep, error) {
+	type rec struct {
+		e               *ir.Edge
+		globals, locals []ts.Lit
+	}
+	vals := values(i)
+	t := bitsValue(vals, d.sched)
+	if t >= len(d.tpc) {
+		return nil, fmt.Errorf("witness: frame %d schedules thread %d of %d", i, t, len(d.tpc))
+	}
+	pc := bitsValue(vals, d.tpc[t][0])
+	b := d.lay.byPC[pc]
+	if b == nil {
+		return nil, fmt.Errorf("witness: frame %d: thread %d has pc %d, not a block head", i, t, pc)
+	}
+	var recs []rec
+	record := func(e *ir.Edge, globals, locals, _ []ts.Lit) {
+		recs = append(recs, rec{e, append([]ts.Lit(nil), globals...), append([]ts.Lit(nil), locals...)})
+	}
+	v := d.runPath(b, ts.True, record)
+	var last *ir.Edge
+	if alt := bitsValue(vals, d.choice); alt < len(b.Last.Out) {
+		last = b.Last.Out[alt]
+	} else if i < k {
+		return nil, fmt.Errorf("witness: frame %d chooses edge %d of %d", i, alt, len(b.Last.Out))
+	}
+	final := i == k && last != nil && last.Kind != ir.Call && last.Kind != ir.Return && last.Kind != ir.EndThread && last.Kind != ir.Fork
+	if final {
+		// The violating step's final edge stays in the frame: its
+		// values come from the symbolic run, as there is no frame k+1.
+		d.alternative(b, v, ts.True, last, record)
+	}
+	vals = values(i) // the symbolic run may have built new nodes
+	var out []result.ReplayStep
+	for _, r := range recs {
+		out = append(out, result.ReplayStep{Thread: t, Edge: r.e, Globals: evalAll(vals, r.globals), Locals: evalAll(vals, r.locals)})
+	}
+	if i == k {
+		if last != nil && !final {
+			out = append(out, result.ReplayStep{Thread: t, Edge: last})
+		}
+		return out, nil
+	}
+	next := values(i + 1)
+	st := result.ReplayStep{Thread: t, Edge: last, Globals: evalAll(next, d.globals)}
+	if nb := d.lay.byPC[bitsValue(next, d.tpc[t][0])]; nb != nil {
+		st.Locals = evalAll(next, d.tlocals[t][0][:len(nb.Proc.Locals)])
+	}
+	return append(out, st), nil
 }
 
 func evalAll(vals []bool, ls []ts.Lit) []ir.Value {

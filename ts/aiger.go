@@ -243,7 +243,10 @@ func (s *System) WriteAIGER(w io.Writer, binary bool) error {
 	}
 	// Only the original format needs telling what its outputs mean.
 	fmt.Fprint(bw, "c\nwritten by bmc")
-	if !v19 {
+	switch {
+	case len(outputs) > 0 && outputs[0].Name == assertFair:
+		fmt.Fprint(bw, "; outputs named for liveness-to-safety (ABC's l2s): assert_fair, assume_fair_*")
+	case !v19:
 		fmt.Fprint(bw, "; each output is a bad-state property")
 	}
 	fmt.Fprintln(bw)
@@ -258,4 +261,28 @@ func writeDelta(w *bufio.Writer, x uint32) {
 		x >>= 7
 	}
 	w.WriteByte(byte(x))
+}
+
+// assertFair names the liveness output of LivenessOutputs.
+const assertFair = "assert_fair"
+
+// LivenessOutputs returns a copy of s (constraints folded) for model
+// checkers that take liveness from the names of plain outputs, as ABC's
+// l2s does (Biere, Artho and Schuppan's liveness-to-safety): the output
+// "assert_fair" is false, so that every fair loop refutes it, and each
+// literal of justice property j and each fairness constraint is an
+// output "assume_fair_..." that must hold somewhere in the loop. A
+// counterexample of the copy is a fair path on which j holds infinitely
+// often: a witness of j in s.
+func (s *System) LivenessOutputs(j int) *System {
+	c := s.Folded()
+	c.Bad = []Property{{Name: assertFair, Lit: False}}
+	for i, l := range c.Justice[j].Lits {
+		c.Bad = append(c.Bad, Property{Name: fmt.Sprintf("assume_fair_%s_%d", c.Justice[j].Name, i), Lit: l})
+	}
+	for i, l := range c.Fairness {
+		c.Bad = append(c.Bad, Property{Name: fmt.Sprintf("assume_fair_%d", i), Lit: l})
+	}
+	c.Justice, c.Fairness = nil, nil
+	return c
 }

@@ -13,7 +13,10 @@ import (
 // renumbering (inputs, latches, ands), the header's optional B C J F
 // fields, the order of the sections and the symbol table.
 func TestWriteAIGERText(t *testing.T) {
-	const comment = "c\nwritten by bmc; each output is a bad-state property\n"
+	const (
+		comment = "c\nwritten by bmc; each output is a bad-state property\n"
+		live    = "c\nwritten by bmc; outputs named for liveness-to-safety (ABC's l2s): assert_fair, assume_fair_*\n"
+	)
 	cases := []struct {
 		name          string
 		build         func() *System
@@ -94,6 +97,24 @@ func TestWriteAIGERText(t *testing.T) {
 		},
 		ascii:  "aag 2 1 1 0 0 1 0 0 1\n2\n4 2\n4\n3\ni0 a\nl0 l\nb0 p\nc\nwritten by bmc\n",
 		binary: "aig 2 1 1 0 0 1 0 0 1\n2\n4\n3\ni0 a\nl0 l\nb0 p\nc\nwritten by bmc\n",
+	}, {
+		// LivenessOutputs of the system above: plain outputs, false
+		// (assert_fair), the justice literal l and the folded
+		// constraint's "none has failed" (7).
+		name: "liveness outputs",
+		build: func() *System {
+			s := New()
+			a := s.NewInput("a")
+			l := s.NewLatch("l", Init0)
+			s.SetNext(l, a)
+			s.AddConstraint(a)
+			s.AddJustice("j", l)
+			return s.LivenessOutputs(0)
+		},
+		ascii: "aag 4 1 2 3 1\n2\n4 2\n6 9\n0\n4\n7\n8 7 2\n" +
+			"i0 a\nl0 l\nl1 constraint_failed\no0 assert_fair\no1 assume_fair_j_0\no2 assume_fair_0\n" + live,
+		binary: "aig 4 1 2 3 1\n2\n9\n0\n4\n7\n\x01\x05" +
+			"i0 a\nl0 l\nl1 constraint_failed\no0 assert_fair\no1 assume_fair_j_0\no2 assume_fair_0\n" + live,
 	}}
 	for _, c := range cases {
 		for _, binary := range []bool{false, true} {

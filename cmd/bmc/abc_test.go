@@ -16,12 +16,7 @@ import (
 // violation of an unsafe concurrent one, in the interleaving product or
 // a sequentialization. Skipped when ABC is not installed.
 func TestABCAgrees(t *testing.T) {
-	abc, err := exec.LookPath("berkeley-abc")
-	if err != nil {
-		if abc, err = exec.LookPath("abc"); err != nil {
-			t.Skip("ABC is not installed (apt-get install berkeley-abc); the AIGER cross-check is skipped")
-		}
-	}
+	abc := lookABC(t)
 	frameRe := regexp.MustCompile(`asserted in frame (\d+)`)
 	boundRe := regexp.MustCompile(`violation found within (\d+) steps`)
 	cases := []struct {
@@ -67,4 +62,51 @@ func TestABCAgrees(t *testing.T) {
 			t.Errorf("%s: bmc says %q, ABC says %q\n%s", c.file, want, got, out)
 		}
 	}
+}
+
+// TestABCLiveness exports livelock questions with --liveness-outputs and
+// has ABC decide them (l2s, then pdr): it must find a fair loop exactly
+// where bmc check --lasso finds a livelock, under each fairness. Skipped
+// when ABC is not installed.
+func TestABCLiveness(t *testing.T) {
+	abc := lookABC(t)
+	for _, c := range []struct {
+		file, fairness string
+		livelock       bool
+	}{
+		{"mutant_fig1a_init.bpl", "weak", false},
+		{"mutant_fig1a_init.bpl", "none", true},
+		{"lock_handoff_weak.bpl", "strong", false},
+		{"lock_handoff_weak.bpl", "weak", true},
+	} {
+		prog := filepath.Join("../../examples", c.file)
+		var check, stderr bytes.Buffer
+		code := run([]string{"check", "--quiet", "--lasso", "1,1", "--fairness", c.fairness, prog}, &check, &stderr)
+		if want := map[bool]int{true: 10, false: 0}[c.livelock]; code != want {
+			t.Fatalf("%s --fairness %s: bmc check exit %d, want %d\n%s%s", c.file, c.fairness, code, want, check.String(), stderr.String())
+		}
+		var aig bytes.Buffer
+		if code := run([]string{"export", "--aiger", "--binary", "--liveness-outputs", "--lasso", "1,1", "--fairness", c.fairness, prog}, &aig, &stderr); code != 0 {
+			t.Fatalf("%s: export exit %d: %s", c.file, code, stderr.String())
+		}
+		path := filepath.Join(t.TempDir(), "p.aig")
+		if err := os.WriteFile(path, aig.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := exec.Command(abc, "-c", "read_aiger "+path+"; l2s -s; pdr").CombinedOutput()
+		if want := map[bool]string{true: "was asserted", false: "Property proved"}[c.livelock]; !strings.Contains(string(out), want) {
+			t.Errorf("%s --fairness %s: ABC l2s and pdr did not say %q:\n%s", c.file, c.fairness, want, out)
+		}
+	}
+}
+
+// lookABC is the path of ABC; the test is skipped when it is not installed.
+func lookABC(t *testing.T) string {
+	for _, name := range []string{"berkeley-abc", "abc"} {
+		if abc, err := exec.LookPath(name); err == nil {
+			return abc
+		}
+	}
+	t.Skip("ABC is not installed (apt-get install berkeley-abc); the AIGER cross-check is skipped")
+	return ""
 }

@@ -469,6 +469,48 @@ var badInputCases = []badInputCase{
 		sub:  "bmc export:",
 	},
 	{
+		name: "export --lasso with rounds",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--lasso", "1,1", "-k", "2", "{file}"},
+		sub:  "bmc export: --rounds does not go with --lasso",
+	},
+	{
+		name: "export --lasso with a sequentialization",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--lasso", "1,1", "--seq", "eager", "{file}"},
+		sub:  "bmc export: --seq eager does not go with --lasso",
+	},
+	{
+		name: "export --lasso with a bad bound",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--lasso", "1,0", "{file}"},
+		sub:  "bmc export: --lasso 1,0: the stem needs at least 0 rounds and the loop at least 1",
+	},
+	{
+		name: "export --fairness without --lasso",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--fairness", "weak", "{file}"},
+		sub:  "bmc export: --fairness goes with --lasso",
+	},
+	{
+		name: "export --lasso with an unknown fairness",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--lasso", "1,1", "--fairness", "fair", "{file}"},
+		sub:  "bmc export: --fairness:",
+	},
+	{
+		name: "export --liveness-outputs without --lasso",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--liveness-outputs", "{file}"},
+		sub:  "bmc export: --liveness-outputs goes with --aiger --lasso k1,k2",
+	},
+	{
+		name: "export --lasso of a program that starts threads",
+		prog: "void t() begin skip; end void main() begin start_thread t(); end",
+		args: []string{"export", "--aiger", "--lasso", "1,1", "{file}"},
+		sub:  "does not support starting threads",
+	},
+	{
 		name: "export of a missing file",
 		args: []string{"export", "--aiger", "/nonexistent/prog.bpl"},
 		sub:  "no such file",

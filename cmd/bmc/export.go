@@ -6,10 +6,12 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"bmc/driver"
 	"bmc/encode"
 	"bmc/engine"
+	"bmc/result"
 	"bmc/sat"
 	"bmc/seq"
 	"bmc/solver"
@@ -27,13 +29,16 @@ type exportFlags struct {
 	switches      int
 	threads       string
 	maxThreads    int
+	lasso         string
+	fairness      string
+	livenessOuts  bool
 	limits        limitFlags
 }
 
 func newExport(stdout, stderr io.Writer) *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K) [--seq S] [-k K | --switches N] prog.bpl",
+		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K) [--seq S] [-k K | --switches N | --lasso k1,k2] prog.bpl",
 		Short: "Write the verification problem for other tools",
 		Long: `Write the transition system bmc decides, so that other solvers and model
 checkers can check the identical problem:
@@ -53,6 +58,16 @@ every interleaving; or, with --seq eager or lazy and a bound, as the
 sequential program of that sequentialization (the one bmc seq prints),
 encoded as bmc check --seq eager or lazy encodes it. Without recursion the
 call stacks hold just the frames the calls need, as in bmc check.
+
+With --lasso k1,k2 [--fairness F] the question is a livelock, as bmc check
+--lasso asks it, on the interleaving product (bmc check --lasso --seq
+direct decides this system): output 0 (the bad property) is "a loop of k2
+rounds after a stem of k1 closes on the configuration it began in, and is
+fair"; the AIGER file is AIGER 1.9 and says the same as a justice property
+(the loop's end, infinitely often) under an invariant constraint, for model
+checkers with liveness. ABC does not read AIGER 1.9 justice; for it,
+--liveness-outputs writes AIGER 1.0 whose outputs are named as its l2s
+command reads them (then: read_aiger f.aig; l2s -s; pdr).
 
 An unrolling that cannot fit in --max-memory is refused before it is built
 (exit 2); a run that --timeout or --max-memory ends exits with status 3.`,
@@ -75,6 +90,9 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning (the interleaving product)")
+	fl.StringVar(&f.lasso, "lasso", "", "the livelock question: a stem of k1 rounds, a loop of k2 rounds")
+	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
+	fl.BoolVar(&f.livenessOuts, "liveness-outputs", false, "with --aiger --lasso: the justice property as outputs named assert_fair and assume_fair_* (ABC's l2s)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -94,6 +112,8 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return usageErr("bmc export: give exactly one of --aiger, --dimacs K, --smt2 K")
 	case fl.Changed("binary") && !f.aiger:
 		return usageErr("bmc export: --binary goes with --aiger")
+	case f.livenessOuts && (!f.aiger || !fl.Changed("lasso")):
+		return usageErr("bmc export: --liveness-outputs goes with --aiger --lasso k1,k2")
 	case fl.Changed("property") && f.aiger:
 		return usageErr("bmc export: --property goes with --dimacs or --smt2: the AIGER file has both properties as outputs")
 	case fl.Changed("dimacs") && f.dimacs < 0, fl.Changed("smt2") && f.smt2 < 0:
@@ -102,6 +122,10 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return usageErr("bmc export: --depth must be at least 1, got %d", f.depth)
 	}
 	if err := checkContextBound("bmc export", fl, f.rounds, f.switches); err != nil {
+		return err
+	}
+	lb, err := f.validateLasso(fl)
+	if err != nil {
 		return err
 	}
 	if err := checkName("bmc export", "sequentialization", f.seq, driver.Seqs); err != nil {
@@ -131,7 +155,12 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	}
 	bounds := driver.DefaultBounds()
 	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads, f.rounds, f.switches
-	en, err := driver.Encode(ctx, p, f.seq, bounds)
+	var en encode.Model
+	if fl.Changed("lasso") {
+		en, err = driver.EncodeLivelock(ctx, p, f.depth, lb)
+	} else {
+		en, err = driver.Encode(ctx, p, f.seq, bounds)
+	}
 	switch {
 	case endedBy(ctx, err):
 		return gaveUp("bmc export", limitErr(ctx, "encoding"))
@@ -139,7 +168,11 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return usageErr("bmc export: %v", err)
 	}
 	if f.aiger {
-		return en.System().WriteAIGER(stdout, f.binary)
+		sys := en.System()
+		if f.livenessOuts {
+			sys = sys.LivenessOutputs(0)
+		}
+		return sys.WriteAIGER(stdout, f.binary)
 	}
 	k, format, perNode := f.dimacs, "--dimacs", dimacsBytesPerNode
 	if fl.Changed("smt2") {
@@ -164,7 +197,10 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return gaveUp("bmc export", limitErr(ctx, "unrolling"))
 	}
 	header := fmt.Sprintf("bmc export of %s: %s within %d steps, call depth %d", path, en.System().Bad[prop].Name, k, f.depth)
-	if f.rounds > 0 || f.switches >= 0 {
+	switch {
+	case fl.Changed("lasso"):
+		header += ", " + lb.String()
+	case f.rounds > 0 || f.switches >= 0:
 		header += ", " + seq.Bound{Rounds: f.rounds, Switches: f.switches}.String()
 	}
 	return b.Write(stdout, goal, header, "sat means the property is reachable")
@@ -200,4 +236,25 @@ func unrollingFits(sys *ts.System, k int, format string, perNode int, maxMemory 
 	}
 	return usageErr("bmc export: %s %d: the unrolling of %d steps of a transition system of %d nodes needs %s of memory, more than the memory limit of %s: give a smaller K or a larger --max-memory",
 		format, k, k, sys.NumVars(), size, driver.FormatBytes(maxMemory))
+}
+
+// validateLasso reads --lasso and --fairness and refuses the flags that
+// ask another question.
+func (f *exportFlags) validateLasso(fl *pflag.FlagSet) (result.LassoBound, error) {
+	const cmd = "bmc export"
+	if !fl.Changed("lasso") {
+		if fl.Changed("fairness") {
+			return result.LassoBound{}, usageErr("%s: --fairness goes with --lasso k1,k2 (the livelock question)", cmd)
+		}
+		return result.LassoBound{}, nil
+	}
+	for _, name := range []string{"rounds", "switches", "max-threads"} {
+		if fl.Changed(name) {
+			return result.LassoBound{}, usageErr("%s: --%s does not go with --lasso: the livelock question is bounded by its stem and loop rounds, on a fixed set of threads", cmd, name)
+		}
+	}
+	if fl.Changed("seq") && f.seq != "auto" && f.seq != "direct" {
+		return result.LassoBound{}, usageErr("%s: --seq %s does not go with --lasso: the livelock question is written on the interleaving product (direct); bmc seq --lasso prints the lasso translation", cmd, f.seq)
+	}
+	return parseLasso(cmd, f.lasso, f.fairness)
 }

@@ -191,8 +191,8 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 			return usageErr("%s: --%s does not go with --lasso: %s", cmd, o.flag, o.why)
 		}
 	}
-	if fl.Changed("seq") && f.seq != "auto" && f.seq != "eager" {
-		return usageErr("%s: --seq %s does not go with --lasso: the livelock search has its own translation (eager, with the loop closed)", cmd, f.seq)
+	if fl.Changed("seq") && f.seq != "auto" && f.seq != "eager" && f.seq != "direct" {
+		return usageErr("%s: --seq %s does not go with --lasso: the livelock search has its own translation (eager, with the loop closed) or runs on the interleaving product (direct)", cmd, f.seq)
 	}
 	return nil
 }

@@ -1,0 +1,154 @@
+package encode_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"bmc/encode"
+	"bmc/engine"
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/sat"
+	"bmc/solver"
+)
+
+// livelockBound is the BMC bound of TestDirectLasso: the property holds
+// from the closing frame on, so one query covers every shorter path.
+const livelockBound = 30
+
+// directLivelock decides the livelock question of m: BMC finds a
+// livelock, which must replay on the explicit interpreter; otherwise PDR
+// must prove that there is none.
+func directLivelock(t *testing.T, p *ir.Program, lb result.LassoBound, depth int) bool {
+	t.Helper()
+	m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: lb.Fairness})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := m.System()
+	s := sat.New()
+	defer s.Close()
+	b := engine.NewBMC(sys, s)
+	bad := sys.Bad[encode.PropViolation].Lit
+	switch b.Query(context.Background(), livelockBound, b.U.At(bad, livelockBound)) {
+	case solver.Sat:
+		w := b.Witness(livelockBound)
+		steps, loop, err := m.Lasso(func(i int) []bool { return w.Values(sys, i) }, livelockBound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eo := explicit.DefaultOptions()
+		eo.Depth = depth
+		if _, err := explicit.ReplayLasso(p, lb, eo, steps, loop); err != nil {
+			t.Fatalf("the livelock does not replay: %v\nsteps (loop from %d): %s", err, loop, showSteps(steps))
+		}
+		return true
+	case solver.Unknown:
+		t.Fatal("BMC gave up")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pf := engine.PDR(ctx, sys, engine.ProofTask{Target: sys.Ors(bad, sys.Bad[encode.PropOverflow].Lit), MaxK: 200,
+		NewSolver: func() solver.Solver { return sat.New() }})
+	if pf.Status != solver.Unsat {
+		t.Fatalf("no livelock within %d steps, but PDR says %v (%s)", livelockBound, pf.Status, pf.Reason)
+	}
+	return false
+}
+
+// TestDirectLasso checks the livelock system of the direct product on
+// small programs, under each fairness, against the expected answers and
+// the explicit fair-cycle search.
+func TestDirectLasso(t *testing.T) {
+	const (
+		spinner = `thread void spinner() begin while (!g) do skip; od end
+`
+		atomicSpinner = `thread void spinner() begin atomic_begin; while (T) do skip; od atomic_end; end
+`
+	)
+	cases := []struct {
+		name      string
+		src       string
+		stem      int
+		livelocks [3]bool // strong, weak, none
+	}{
+		{"spin with the setter terminated", `decl g;` + spinner + `thread void setter() begin g := F; end`, 1, [3]bool{true, true, true}},
+		{"spin, the setter never terminated before the loop", `decl g;` + spinner + `thread void setter() begin g := F; end`, 0, [3]bool{false, false, true}},
+		{"spin while the setter never runs: unfair", `decl g;` + spinner + `thread void setter() begin g := T; end`, 1, [3]bool{false, false, true}},
+		{"waiter blocked by a lock held throughout", `lock m;
+thread void holder() begin acquire(m); while (T) do skip; od end
+thread void waiter() begin acquire(m); release(m); end`, 1, [3]bool{true, true, true}},
+		{"the holder's acquire cannot come back", `lock m;
+thread void holder() begin acquire(m); while (T) do skip; od end
+thread void waiter() begin acquire(m); release(m); end`, 0, [3]bool{false, false, false}},
+		{"lock released in the loop: blocked at some configurations only", `lock m;
+thread void cycler() begin while (T) do acquire(m); release(m); od end
+thread void waiter() begin acquire(m); assume(F); end`, 1, [3]bool{false, true, true}},
+		{"a thread waiting on the lock it holds is blocked", `decl g; lock m;
+thread void self() begin acquire(m); acquire(m); end` + "\n" + spinner, 1, [3]bool{true, true, true}},
+		{"terminating threads", `decl g;
+thread void a() begin g := T; end
+thread void b() begin g := F; end`, 1, [3]bool{false, false, false}},
+		{"two spinners from the start", `
+thread void a() begin while (T) do skip; od end
+thread void b() begin while (T) do skip; od end`, 0, [3]bool{true, true, true}},
+		{"one thread", `decl g;
+thread void a() begin g := F; while (!g) do g := F; od end`, 1, [3]bool{true, true, true}},
+		{"a loop inside an atomic section never ends its round", atomicSpinner, 1, [3]bool{false, false, false}},
+		{"init first, then the spin", `decl g;
+void init() begin g := F; end` + "\n" + spinner, 0, [3]bool{true, true, true}},
+		{"a failed assertion ends the execution", `decl g;
+thread void a() begin while (T) do g := !g; assert(g); od end`, 1, [3]bool{false, false, false}},
+		{"an error label ends the execution", `decl g;
+thread void a() begin while (T) do g := !g; if (g) then ERROR: skip; fi od end`, 1, [3]bool{false, false, false}},
+		{"a release of a free lock ends the execution", `decl g; lock m;
+thread void a() begin while (T) do g := !g; if (g) then release(m); fi od end`, 1, [3]bool{false, false, false}},
+		{"frames not in use keep stale locals, which do not count", `
+void h() begin skip; end
+void f() begin h(); end
+thread void a() begin decl x := F; while (T) do x := !x; f(); x := !x; od end`, 0, [3]bool{true, true, true}},
+		{"a loop through a call", `decl g;
+void f() begin g := !g; end
+thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := load(t, "lasso.bpl", c.src)
+			for i, f := range []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness} {
+				lb := result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}
+				eo := explicit.DefaultOptions()
+				eo.Depth = 3
+				if want := explicit.LassoSearch(context.Background(), p, lb, eo).Verdict == result.Unsafe; want != c.livelocks[i] {
+					t.Fatalf("%s: the explicit search says livelock %v, the case %v", lb, want, c.livelocks[i])
+				}
+				if got := directLivelock(t, p, lb, eo.Depth); got != c.livelocks[i] {
+					t.Errorf("%s: livelock %v, want %v", lb, got, c.livelocks[i])
+				}
+			}
+		})
+	}
+}
+
+// TestDirectLassoUnsupported: what DirectLasso refuses.
+func TestDirectLassoUnsupported(t *testing.T) {
+	spawns := load(t, "spawn.bpl", `void t() begin skip; end void main() begin start_thread t(); end`)
+	ok := load(t, "ok.bpl", `thread void a() begin skip; end`)
+	for _, c := range []struct {
+		p    *ir.Program
+		o    encode.DirectLassoOptions
+		want string
+	}{
+		{spawns, encode.DirectLassoOptions{Depth: 2, Stem: 1, Loop: 1}, "does not support starting threads"},
+		{ok, encode.DirectLassoOptions{Depth: 2, Stem: -1, Loop: 1}, "stem"},
+		{ok, encode.DirectLassoOptions{Depth: 2, Stem: 1, Loop: 0}, "loop"},
+		{ok, encode.DirectLassoOptions{Depth: 2, Stem: 1, Loop: 1, Fairness: 7}, "fairness"},
+		{ok, encode.DirectLassoOptions{Depth: 0, Stem: 1, Loop: 1}, "depth"},
+	} {
+		if _, err := encode.DirectLasso(context.Background(), c.p, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: error %v, want one about %q", c.p.File, c.o, err, c.want)
+		}
+	}
+}
