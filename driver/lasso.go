@@ -50,20 +50,81 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 		return directLivelock(ctx, p, o, lb, eo)
 	}
 	start := time.Now()
-	fp, err := fairness.Lasso(ctx, p, lb, o.Bounds.Depth)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
-			Limits: []string{halt.Reason(ctx) + " while translating"}}, nil
-	case err != nil:
-		return nil, &UsageError{fmt.Sprintf("--lasso: %v; use --engine explicit", err)}
-	}
-	s, err := NewSolver(o.Solver)
+	res, cut, err := deepeningLivelock(ctx, p, o, lb, eo)
 	if err != nil {
 		return nil, err
 	}
+	if res.Verdict == result.Safe && cut != nil {
+		// Recursion would go deeper than the bound: the translation
+		// covers only executions within it. The explicit search follows
+		// the executions themselves and says whether any reaches the
+		// bound; it decides within the run's state and time limits.
+		if ex := explicit.LassoSearch(ctx, p, lb, eo); ex.Verdict != result.Unknown {
+			ex.Engine = fmt.Sprintf("explicit, after %s covered the calls within depth %d", res.Engine, o.Bounds.Depth)
+			res = ex
+		} else {
+			res.Verdict, res.Proof = result.Unknown, ""
+			res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d): the recursion at %s:%s can go deeper", o.Bounds.Depth, p.File, cut.Pos))
+			res.Limits = append(res.Limits, ex.Limits...)
+			res.Advice = "a larger --depth, or --engine explicit with larger limits, which says whether the depth is ever exceeded"
+		}
+	}
+	res.Bounds, res.Lasso = lb.String()+fmt.Sprintf(", call depth %d", o.Bounds.Depth), true
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// deepeningLivelock decides the lasso translation of p with calls
+// inlined to the depth bound. Recursion is inlined to depths 2, 4, 8, ...
+// first (a livelock found with shallow stacks is a livelock within the
+// bound, and the translation grows with the depth); cut is a call that
+// the translation at the full bound cut, when it says there is no
+// livelock and a cut was needed.
+func deepeningLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, eo explicit.Options) (*result.Result, *ir.Edge, error) {
+	var entries []*ir.Proc
+	for _, t := range p.Threads {
+		entries = append(entries, t.Proc)
+	}
+	depth := o.Bounds.Depth
+	if _, exact := stackFrames(p, entries, depth); !exact {
+		depth = min(2, o.Bounds.Depth)
+	}
+	for {
+		res, fp, err := translationLivelock(ctx, p, o, lb, eo, depth)
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case res.Verdict != result.Safe || fp == nil || len(fp.DepthCut) == 0:
+			return res, nil, nil
+		case depth == o.Bounds.Depth:
+			return res, fp.DepthCut[0], nil
+		}
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bmc: no livelock with calls inlined to depth %d; recursion goes deeper\n", depth)
+		}
+		depth = min(2*depth, o.Bounds.Depth)
+	}
+}
+
+// translationLivelock decides the lasso translation of p (package
+// fairness) with calls inlined to depth by BMC with uniform loop
+// unwinding, raced with the proof engines; fp is nil when ctx ended
+// while translating.
+func translationLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, eo explicit.Options, depth int) (*result.Result, *fairness.Program, error) {
+	fp, err := fairness.Lasso(ctx, p, lb, depth)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown,
+			Limits: []string{halt.Reason(ctx) + " while translating"}}, nil, nil
+	case err != nil:
+		return nil, nil, &UsageError{fmt.Sprintf("--lasso: %v; use --engine explicit", err)}
+	}
+	s, err := NewSolver(o.Solver)
+	if err != nil {
+		return nil, nil, err
+	}
 	defer s.Close()
-	po := BMCOptions{Depth: o.Bounds.Depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
+	po := BMCOptions{Depth: depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
 		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames, UniformUnwind: true,
 		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
 			ws, loop, err := fp.Witness(steps)
@@ -73,18 +134,5 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 			return explicit.ReplayLasso(p, lb, eo, ws, loop)
 		}}
 	res, err := BMC(ctx, fp.Seq, s, po)
-	if err != nil {
-		return nil, err
-	}
-	res.Bounds, res.Lasso = lb.String()+fmt.Sprintf(", call depth %d", o.Bounds.Depth), true
-	if res.Verdict == result.Safe && len(fp.DepthCut) > 0 {
-		// Recursion deeper than the bound was cut, as the explicit engine
-		// cuts it: the answer covers only what is within the depth.
-		e := fp.DepthCut[0]
-		res.Verdict, res.Proof = result.Unknown, ""
-		res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d): the recursion at %s:%s can go deeper", o.Bounds.Depth, p.File, e.Pos))
-		res.Advice = "a larger --depth, or --engine explicit, which says whether the depth is ever exceeded"
-	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return res, fp, err
 }
