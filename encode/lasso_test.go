@@ -16,7 +16,8 @@ import (
 )
 
 // livelockBound is the BMC bound of TestDirectLasso: the property holds
-// from the closing frame on, so one query covers every shorter path.
+// from the closing frame on, so one query covers every shorter path. It
+// is also the largest bound of TestDirectLassoJustice's lasso search.
 const livelockBound = 30
 
 // directLivelock decides the livelock question of m: BMC finds a
@@ -59,65 +60,72 @@ func directLivelock(t *testing.T, p *ir.Program, lb result.LassoBound, depth int
 	return false
 }
 
+const (
+	spinner = `thread void spinner() begin while (!g) do skip; od end
+`
+	atomicSpinner = `thread void spinner() begin atomic_begin; while (T) do skip; od atomic_end; end
+`
+)
+
+// livelockFairness is the fairness of each answer of livelockCases.
+var livelockFairness = [3]result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness}
+
+// livelockCases are small programs with their livelock answers under
+// each fairness, with a loop of one round.
+var livelockCases = []struct {
+	name      string
+	src       string
+	stem      int
+	livelocks [3]bool // strong, weak, none
+}{
+	{"spin with the setter terminated", `decl g;` + spinner + `thread void setter() begin g := F; end`, 1, [3]bool{true, true, true}},
+	{"spin, the setter never terminated before the loop", `decl g;` + spinner + `thread void setter() begin g := F; end`, 0, [3]bool{false, false, true}},
+	{"spin while the setter never runs: unfair", `decl g;` + spinner + `thread void setter() begin g := T; end`, 1, [3]bool{false, false, true}},
+	{"waiter blocked by a lock held throughout", `lock m;
+thread void holder() begin acquire(m); while (T) do skip; od end
+thread void waiter() begin acquire(m); release(m); end`, 1, [3]bool{true, true, true}},
+	{"the holder's acquire cannot come back", `lock m;
+thread void holder() begin acquire(m); while (T) do skip; od end
+thread void waiter() begin acquire(m); release(m); end`, 0, [3]bool{false, false, false}},
+	{"lock released in the loop: blocked at some configurations only", `lock m;
+thread void cycler() begin while (T) do acquire(m); release(m); od end
+thread void waiter() begin acquire(m); assume(F); end`, 1, [3]bool{false, true, true}},
+	{"a thread waiting on the lock it holds is blocked", `decl g; lock m;
+thread void self() begin acquire(m); acquire(m); end` + "\n" + spinner, 1, [3]bool{true, true, true}},
+	{"terminating threads", `decl g;
+thread void a() begin g := T; end
+thread void b() begin g := F; end`, 1, [3]bool{false, false, false}},
+	{"two spinners from the start", `
+thread void a() begin while (T) do skip; od end
+thread void b() begin while (T) do skip; od end`, 0, [3]bool{true, true, true}},
+	{"one thread", `decl g;
+thread void a() begin g := F; while (!g) do g := F; od end`, 1, [3]bool{true, true, true}},
+	{"a loop inside an atomic section never ends its round", atomicSpinner, 1, [3]bool{false, false, false}},
+	{"init first, then the spin", `decl g;
+void init() begin g := F; end` + "\n" + spinner, 0, [3]bool{true, true, true}},
+	{"a failed assertion ends the execution", `decl g;
+thread void a() begin while (T) do g := !g; assert(g); od end`, 1, [3]bool{false, false, false}},
+	{"an error label ends the execution", `decl g;
+thread void a() begin while (T) do g := !g; if (g) then ERROR: skip; fi od end`, 1, [3]bool{false, false, false}},
+	{"a release of a free lock ends the execution", `decl g; lock m;
+thread void a() begin while (T) do g := !g; if (g) then release(m); fi od end`, 1, [3]bool{false, false, false}},
+	{"frames not in use keep stale locals, which do not count", `
+void h() begin skip; end
+void f() begin h(); end
+thread void a() begin decl x := F; while (T) do x := !x; f(); x := !x; od end`, 0, [3]bool{true, true, true}},
+	{"a loop through a call", `decl g;
+void f() begin g := !g; end
+thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
+}
+
 // TestDirectLasso checks the livelock system of the direct product on
 // small programs, under each fairness, against the expected answers and
 // the explicit fair-cycle search.
 func TestDirectLasso(t *testing.T) {
-	const (
-		spinner = `thread void spinner() begin while (!g) do skip; od end
-`
-		atomicSpinner = `thread void spinner() begin atomic_begin; while (T) do skip; od atomic_end; end
-`
-	)
-	cases := []struct {
-		name      string
-		src       string
-		stem      int
-		livelocks [3]bool // strong, weak, none
-	}{
-		{"spin with the setter terminated", `decl g;` + spinner + `thread void setter() begin g := F; end`, 1, [3]bool{true, true, true}},
-		{"spin, the setter never terminated before the loop", `decl g;` + spinner + `thread void setter() begin g := F; end`, 0, [3]bool{false, false, true}},
-		{"spin while the setter never runs: unfair", `decl g;` + spinner + `thread void setter() begin g := T; end`, 1, [3]bool{false, false, true}},
-		{"waiter blocked by a lock held throughout", `lock m;
-thread void holder() begin acquire(m); while (T) do skip; od end
-thread void waiter() begin acquire(m); release(m); end`, 1, [3]bool{true, true, true}},
-		{"the holder's acquire cannot come back", `lock m;
-thread void holder() begin acquire(m); while (T) do skip; od end
-thread void waiter() begin acquire(m); release(m); end`, 0, [3]bool{false, false, false}},
-		{"lock released in the loop: blocked at some configurations only", `lock m;
-thread void cycler() begin while (T) do acquire(m); release(m); od end
-thread void waiter() begin acquire(m); assume(F); end`, 1, [3]bool{false, true, true}},
-		{"a thread waiting on the lock it holds is blocked", `decl g; lock m;
-thread void self() begin acquire(m); acquire(m); end` + "\n" + spinner, 1, [3]bool{true, true, true}},
-		{"terminating threads", `decl g;
-thread void a() begin g := T; end
-thread void b() begin g := F; end`, 1, [3]bool{false, false, false}},
-		{"two spinners from the start", `
-thread void a() begin while (T) do skip; od end
-thread void b() begin while (T) do skip; od end`, 0, [3]bool{true, true, true}},
-		{"one thread", `decl g;
-thread void a() begin g := F; while (!g) do g := F; od end`, 1, [3]bool{true, true, true}},
-		{"a loop inside an atomic section never ends its round", atomicSpinner, 1, [3]bool{false, false, false}},
-		{"init first, then the spin", `decl g;
-void init() begin g := F; end` + "\n" + spinner, 0, [3]bool{true, true, true}},
-		{"a failed assertion ends the execution", `decl g;
-thread void a() begin while (T) do g := !g; assert(g); od end`, 1, [3]bool{false, false, false}},
-		{"an error label ends the execution", `decl g;
-thread void a() begin while (T) do g := !g; if (g) then ERROR: skip; fi od end`, 1, [3]bool{false, false, false}},
-		{"a release of a free lock ends the execution", `decl g; lock m;
-thread void a() begin while (T) do g := !g; if (g) then release(m); fi od end`, 1, [3]bool{false, false, false}},
-		{"frames not in use keep stale locals, which do not count", `
-void h() begin skip; end
-void f() begin h(); end
-thread void a() begin decl x := F; while (T) do x := !x; f(); x := !x; od end`, 0, [3]bool{true, true, true}},
-		{"a loop through a call", `decl g;
-void f() begin g := !g; end
-thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
-	}
-	for _, c := range cases {
+	for _, c := range livelockCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := load(t, "lasso.bpl", c.src)
-			for i, f := range []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness} {
+			for i, f := range livelockFairness {
 				lb := result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}
 				eo := explicit.DefaultOptions()
 				eo.Depth = 3
@@ -126,6 +134,51 @@ thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
 				}
 				if got := directLivelock(t, p, lb, eo.Depth); got != c.livelocks[i] {
 					t.Errorf("%s: livelock %v, want %v", lb, got, c.livelocks[i])
+				}
+			}
+		})
+	}
+}
+
+// TestDirectLassoJustice asks engine.Lasso the justice form of each
+// question of TestDirectLasso: there is a lasso within livelockBound
+// steps exactly when a livelock is expected, and its path up to the
+// first end of a period (which must close the loop) replays as a
+// livelock on the explicit interpreter.
+func TestDirectLassoJustice(t *testing.T) {
+	for _, c := range livelockCases {
+		t.Run(c.name, func(t *testing.T) {
+			p := load(t, "lasso.bpl", c.src)
+			for i, f := range livelockFairness {
+				lb := result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}
+				eo := explicit.DefaultOptions()
+				eo.Depth = 3
+				m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: eo.Depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: f})
+				if err != nil {
+					t.Fatal(err)
+				}
+				sys := m.System()
+				s := sat.New()
+				out := engine.Lasso(context.Background(), sys, s, 0, livelockBound)
+				s.Close()
+				switch {
+				case out.Status == solver.Unknown:
+					t.Fatalf("%s: the lasso search gave up at %d", lb, out.Bound)
+				case (out.Status == solver.Sat) != c.livelocks[i]:
+					t.Errorf("%s: lasso %v at bound %d (loop from %d), want a livelock %v", lb, out.Status, out.Bound, out.Loop, c.livelocks[i])
+					continue
+				case out.Status == solver.Unsat:
+					continue
+				}
+				// The loop holds a period's end, so the first one comes
+				// before the bound, and Lasso reads up to it.
+				values := func(frame int) []bool { return out.Witness.Values(sys, frame) }
+				steps, loop, err := m.Lasso(values, out.Bound)
+				if err != nil {
+					t.Fatalf("%s: %v", lb, err)
+				}
+				if _, err := explicit.ReplayLasso(p, lb, eo, steps, loop); err != nil {
+					t.Errorf("%s: the lasso does not replay: %v\nsteps (loop from %d): %s", lb, err, loop, showSteps(steps))
 				}
 			}
 		})

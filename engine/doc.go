@@ -1,14 +1,17 @@
-// Package engine decides safety questions on transition systems with a
-// solver: it sees a ts.System and a solver.Solver and nothing of the
-// program they came from, the way go-air/reach's BMC sees circuits.
+// Package engine decides safety questions (and justice questions on
+// lasso-shaped paths) on transition systems with a solver: it sees a
+// ts.System and a solver.Solver and nothing of the program they came
+// from, the way go-air/reach's BMC sees circuits.
 // Each engine is one file: bmc.go is incremental bounded model checking
 // (Check: one query per bound, limits searched until first seen, a
 // final query for paths longer than the bound); kind.go is k-induction,
 // classic with simple-path constraints and Claessen's improved induction;
 // pdr.go is IC3/PDR; prove.go is what the proof engines share (ProofTask,
-// Proof) and the independent re-check of an invariant; unroll.go maps a
-// system's variables at each time frame to solver formulas; formula.go
-// builds the whole "bad within k steps" formula for export.
+// Proof) and the independent re-check of an invariant; lasso.go is
+// bounded model checking of a justice property on lasso-shaped paths;
+// unroll.go maps a system's variables at each time frame to solver
+// formulas; formula.go builds the whole "bad within k steps" formula for
+// export.
 //
 // Choosing an encoding, reading a witness back as program steps and
 // replaying it are the driver's work. It imports only ts and solver.
