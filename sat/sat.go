@@ -35,6 +35,10 @@ type Solver struct {
 	// pending holds the clauses added since the last sync, each ended by
 	// z.LitNull, for g once their variables exist there.
 	pending []z.Lit
+	// fixedOff: activation literals that Under made false for good (a
+	// clause all of whose literals were false); Release must not hand
+	// them out again, as gini cannot activate a clause under them.
+	fixedOff map[z.Lit]bool
 
 	// After Simplify, the first Solve simplifies the formula before gini
 	// sees it (simplifier): loading collects its clauses meanwhile, and
@@ -374,6 +378,10 @@ func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 	if len(keep) == 0 {
 		s.g.Add(a.Not())
 		s.g.Add(z.LitNull)
+		if s.fixedOff == nil {
+			s.fixedOff = map[z.Lit]bool{}
+		}
+		s.fixedOff[a] = true
 		return
 	}
 	for _, m := range keep {
@@ -385,7 +393,9 @@ func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 // Release removes the clauses under act, and the learnt clauses that
 // depend on them, and frees act for another Activation.
 func (s *Solver) Release(act solver.Lit) bool {
-	s.g.Deactivate(s.lit(act))
+	if a := s.lit(act); !s.fixedOff[a] {
+		s.g.Deactivate(a)
+	}
 	return true
 }
 

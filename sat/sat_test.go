@@ -730,3 +730,28 @@ func TestClauseOfGates(t *testing.T) {
 		t.Errorf("y under x = y and (!(x & y) | (!x & y)): %v, want unsat", st)
 	}
 }
+
+// TestTemporaryAllFalse: a temporary clause whose literals are all false
+// at decision level 0 makes its activation literal false for good; once
+// released, that literal must not come back for another clause (gini
+// would refuse to activate one under it).
+func TestTemporaryAllFalse(t *testing.T) {
+	s := New()
+	x, y, z := s.NewVar(), s.NewVar(), s.NewVar()
+	s.Assert(x)
+	if got := solve(t, s); got != solver.Sat {
+		t.Fatalf("step 1: %v", got)
+	}
+	act := solver.Temporary(s, s.Not(x))
+	if got := solve(t, s, act); got != solver.Unsat {
+		t.Fatalf("step 2: %v, want unsat (the clause is false)", got)
+	}
+	s.Release(act)
+	next := solver.Temporary(s, y, z)
+	if next == act {
+		t.Fatalf("the activation literal fixed false came back")
+	}
+	if got := solve(t, s, next, s.Not(y)); got != solver.Sat || !s.Value(z) {
+		t.Fatalf("step 3: %v z=%v, want sat with z", got, s.Value(z))
+	}
+}
