@@ -12,6 +12,11 @@
 #   direct    bmc check --lasso 1,1 --seq direct prog  (the lasso on the
 #             interleaving product; skipped when this bmc lacks it)
 #   explicit  bmc check --lasso 1,1 --engine explicit prog
+#   abc       bmc export --aiger --binary --liveness-outputs --lasso 1,1 prog,
+#             then berkeley-abc -c "read_aiger f.aig; l2s -s; pdr" (the same
+#             question as a justice property, through ABC's
+#             liveness-to-safety; the time includes the export; "n/a"
+#             when ABC is not installed)
 #
 # Usage: make bench-lasso   (builds bin/bmc first)
 #    or: scripts/bench-lasso.sh
@@ -41,6 +46,36 @@ if ! "$BMC" check --quiet --lasso 1,1 --seq direct "$dir/phil2.bpl" >/dev/null 2
 	case $? in 0|10) ;; *) direct=no ;; esac
 fi
 
+abc=$(command -v berkeley-abc || command -v abc || true)
+
+# abc_cell FILE: the median time of RUNS exports and ABC runs, and ABC's
+# verdict.
+abc_cell() {
+	local file=$1 times=() verdict=""
+	[ -n "$abc" ] || { echo "n/a"; return; }
+	for ((r = 0; r < RUNS; r++)); do
+		local start end
+		start=$(date +%s.%N)
+		"$BMC" export --aiger --binary --liveness-outputs --lasso 1,1 "$file" >"$dir/f.aig"
+		set +e
+		timeout "$TIMEOUT" "$abc" -c "read_aiger $dir/f.aig; l2s -s; pdr" >"$dir/out" 2>&1
+		local code=$?
+		set -e
+		end=$(date +%s.%N)
+		if [ $code = 124 ]; then echo ">${TIMEOUT} s"; return; fi
+		if grep -q "was asserted" "$dir/out"; then verdict=livelock
+		elif grep -q "Property proved" "$dir/out"; then verdict=none
+		else verdict=unknown; fi
+		times+=("$(echo "$end - $start" | bc)")
+	done
+	printf '%.2f s %s\n' "$(median "${times[@]}")" "$verdict"
+}
+
+# median X...: the median of the numbers.
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
 # cell FILE FLAGS...: the median time of RUNS runs and the verdict.
 cell() {
 	local file=$1
@@ -62,13 +97,11 @@ cell() {
 		esac
 		times+=("$(echo "$end - $start" | bc)")
 	done
-	local median
-	median=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-	printf '%.2f s %s\n' "$median" "$verdict"
+	printf '%.2f s %s\n' "$(median "${times[@]}")" "$verdict"
 }
 
-echo "| N | variant | gini | z3 | direct | explicit |"
-echo "|---|---|---|---|---|---|"
+echo "| N | variant | gini | z3 | direct | explicit | ABC l2s + pdr |"
+echo "|---|---|---|---|---|---|---|"
 for n in $NS; do
 	for variant in trylock ordered; do
 		file="$dir/phil$n.bpl"
@@ -79,6 +112,7 @@ for n in $NS; do
 		d="n/a"
 		[ "$direct" = yes ] && d=$(cell "$file" --lasso 1,1 --seq direct)
 		e=$(cell "$file" --lasso 1,1 --engine explicit)
-		echo "| $n | $variant | $g | $z | $d | $e |"
+		a=$(abc_cell "$file")
+		echo "| $n | $variant | $g | $z | $d | $e | $a |"
 	done
 done
