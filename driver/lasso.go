@@ -65,8 +65,13 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 		} else {
 			res.Verdict, res.Proof = result.Unknown, ""
 			res.Limits = append(res.Limits, fmt.Sprintf("depth bound reached (call depth %d): the recursion at %s:%s can go deeper", o.Bounds.Depth, p.File, cut.Pos))
-			res.Limits = append(res.Limits, ex.Limits...)
-			res.Advice = "a larger --depth, or --engine explicit with larger limits, which says whether the depth is ever exceeded"
+			if ex.DepthHit() {
+				// An execution within the bounds does go that deep.
+				res.Advice = Advise(ex, "")
+			} else {
+				res.Limits = append(res.Limits, ex.Limits...)
+				res.Advice = "a larger --depth, or --engine explicit with a larger --max-states or --timeout, which says whether the depth is ever exceeded"
+			}
 		}
 	}
 	res.Bounds, res.Lasso = lb.String()+fmt.Sprintf(", call depth %d", o.Bounds.Depth), true

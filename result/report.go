@@ -113,6 +113,17 @@ func (r *Result) Incomplete() bool {
 	return false
 }
 
+// DepthHit reports whether an execution within the bounds made a call
+// beyond the call depth (a limit "depth bound reached").
+func (r *Result) DepthHit() bool {
+	for _, l := range r.Limits {
+		if strings.HasPrefix(l, "depth bound") {
+			return true
+		}
+	}
+	return false
+}
+
 type jsonStep struct {
 	Step
 	Line int `json:"line,omitempty"`
