@@ -59,6 +59,12 @@ type BMCOptions struct {
 	// loops it shows: fewer, larger queries, for programs whose loops all
 	// run about equally often (the threads of the lasso translation).
 	UniformUnwind bool
+	// HeadStart is how long the unwinding (which decides a looping
+	// program when its loops close within a few iterations) runs alone
+	// before the proof engine joins the race (see race): on a machine of
+	// two cores shared with other work, running both from the start
+	// halves the speed of the one that usually answers first.
+	HeadStart time.Duration
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
 	// the concurrent program here.
@@ -99,7 +105,7 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 		if opts.Progress != nil {
 			opts.Progress = &lockedWriter{w: opts.Progress} // both methods report
 		}
-		return race(ctx, func(ctx context.Context) (*result.Result, error) {
+		return race(ctx, opts.HeadStart, func(ctx context.Context) (*result.Result, error) {
 			return unwound(ctx, p, frames, s.Name(), opts)
 		}, unrolled)
 	}
@@ -121,8 +127,10 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 // race runs two exact methods on one question side by side and returns
 // the first verdict, stopping the other; without one, the second
 // method's answer (the first gives nil when it cannot decide the
-// question at all). An error of either is returned.
-func race(ctx context.Context, first, second func(context.Context) (*result.Result, error)) (*result.Result, error) {
+// question at all). An error of either is returned. The second starts
+// only after the first has run alone for head, or has stopped without
+// a verdict.
+func race(ctx context.Context, head time.Duration, first, second func(context.Context) (*result.Result, error)) (*result.Result, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	type answer struct {
@@ -139,14 +147,30 @@ func race(ctx context.Context, first, second func(context.Context) (*result.Resu
 		}
 		firsts <- a
 	}()
+	wait := time.NewTimer(head)
+	defer wait.Stop()
+	var a *answer // the first's answer, once in
+	select {
+	case x := <-firsts:
+		if decided(x) {
+			return x.res, x.err
+		}
+		a = &x
+	case <-wait.C:
+	case <-ctx.Done():
+	}
 	b := answer{}
 	b.res, b.err = second(ctx)
-	if decided(b) && ctx.Err() == nil {
-		stop()
-		<-firsts
-		return b.res, b.err
+	if a == nil {
+		if decided(b) && ctx.Err() == nil {
+			stop()
+			<-firsts
+			return b.res, b.err
+		}
+		x := <-firsts
+		a = &x
 	}
-	if a := <-firsts; decided(a) {
+	if decided(*a) {
 		return a.res, a.err
 	}
 	return b.res, b.err

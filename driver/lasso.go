@@ -16,6 +16,14 @@ import (
 // the rounds of a safety check.
 const MaxLassoRounds = MaxRounds
 
+// lassoHeadStart is how long the unwinding of the lasso translation runs
+// before the proof engine joins it (BMCOptions.HeadStart). The threads'
+// loops close within a few iterations in every livelock test and example
+// (the unwinding answered all of them first, within 3 s), so the proof
+// engine is there for loops that do not, and joins once the unwinding
+// has taken longer than the benchmarks' largest rows.
+const lassoHeadStart = 2 * time.Second
+
 // Livelock searches p for a livelock within lb: a fair execution that
 // after lb.Stem rounds repeats a loop of lb.Loop rounds forever. The bmc
 // engine (auto) decides the lasso translation of package fairness, or
@@ -130,7 +138,7 @@ func translationLivelock(ctx context.Context, p *ir.Program, o Options, lb resul
 	}
 	defer s.Close()
 	po := BMCOptions{Depth: depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
-		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames, UniformUnwind: true,
+		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, Unwind: !o.Frames, UniformUnwind: true, HeadStart: lassoHeadStart,
 		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
 			ws, loop, err := fp.Witness(steps)
 			if err != nil {

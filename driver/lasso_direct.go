@@ -129,7 +129,7 @@ func raceAll(ctx context.Context, methods []func(context.Context) (*result.Resul
 	if len(methods) == 1 {
 		return methods[0](ctx)
 	}
-	return race(ctx, methods[0], func(ctx context.Context) (*result.Result, error) { return raceAll(ctx, methods[1:]) })
+	return race(ctx, 0, methods[0], func(ctx context.Context) (*result.Result, error) { return raceAll(ctx, methods[1:]) })
 }
 
 // lassoStride is how many steps lassoBMC's bound grows by: the queries

@@ -145,7 +145,12 @@ type Task struct {
 	// that the solver may simplify with it (gini's binding eliminates
 	// variables first, solver.Simplifier, and Z3 uses its preprocessing
 	// SAT strategy instead of the incremental core).
-	Whole    bool
+	Whole bool
+	// Prefer, for a Whole query, is a part of Target whose models are
+	// preferred: when the model found misses it, the same solver is
+	// asked for one of Prefer before the answer is given. ts.False (the
+	// zero Lit): none.
+	Prefer   ts.Lit
 	Progress io.Writer // nil: quiet; else a line a bound after the first second
 }
 
@@ -204,6 +209,14 @@ func Check(ctx context.Context, sys *ts.System, s solver.Solver, t Task) *Outcom
 				p.Simplify()
 			}
 			st = s.Solve(ctx)
+			if st == solver.Sat && t.Prefer != ts.False {
+				if p := b.U.At(t.Prefer, k); !s.Value(p) {
+					// Without a model of Prefer, any model of Target again.
+					if st = s.Solve(ctx, p); st == solver.Unsat {
+						st = s.Solve(ctx)
+					}
+				}
+			}
 		} else {
 			st = b.Query(ctx, k, target(k))
 		}
