@@ -273,7 +273,9 @@ after a stem of k1 round-robin rounds, repeats a loop of k2 rounds forever
 (it ends the loop in the configuration it started it from). --fairness
 says what fair means: strong (default: a thread that takes no step in the
 loop has terminated or waits in acquire on a lock held throughout the
-loop), weak (... held at some point of the loop) or none.
+loop), weak (... held at some point of the loop) or none. The bmc engine
+decides the MUTANT lasso translation (or, with --seq direct, the lasso on
+the interleaving product); --engine explicit searches the configurations.
 
 Exit status: 0 no violation (no livelock) within the bounds, 10 violation
 (livelock) found (trace printed), 2 bad input or usage, 3 unknown (a limit
