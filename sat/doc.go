@@ -16,9 +16,11 @@
 // activation literals (Activation, Under, Release).
 //
 // After Simplify (solver.Simplifier: a whole program asserted as one
-// formula), the first Solve preprocesses the clauses before gini sees
-// them: unit propagation, subsumption, and bounded variable elimination
-// with gate detection (simplify.go). Model values of the eliminated variables are
+// formula), the first Solve races two ginis, after a short try of the
+// plain formula alone: one on the formula as it is, one on the formula
+// preprocessed by unit propagation, subsumption, and bounded variable
+// elimination with gate detection (simplify.go); the first answer
+// counts, and the gini that gave it serves the later Solves. Model values of the eliminated variables are
 // rebuilt from the clauses removed with them, and a later clause or
 // assumption that reads one brings its clauses back, so the solver stays
 // incremental.

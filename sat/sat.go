@@ -194,14 +194,17 @@ func (s *Solver) addClause(c []z.Lit) {
 // formula asserted by then simplified (see simplifier).
 func (s *Solver) Simplify() { s.simplifyNext = true }
 
-// simplify hands gini the formula asserted so far and the definitions
-// of the assumptions, simplified (simplifier). Most whole programs are
-// decided faster than they are simplified, so gini first tries the
-// formula as it is for about the time a simplification would take; it
-// returns gini's answer (as Try does) if that try gave one, else 0 with
-// the simplified formula in a fresh gini. The constant and the
-// assumptions' variables are frozen; any other variable that a clause or
-// assumption reads later gets its clauses back then.
+// simplify decides the formula asserted so far under the assumptions
+// two ways at once and returns the first answer (as Try does; 0 when ctx
+// ended first): gini on the formula as it is and gini on the formula
+// simplified (simplifier), each in a goroutine, after a short try of
+// the plain one alone. Most whole programs are
+// decided on the plain formula before a simplification would end, but
+// the hardest UNSAT ones (the lasso translation's last unwinding) are
+// decided sooner simplified; when that one answers first it becomes the
+// solver's gini. The constant and the assumptions' variables are frozen;
+// any other variable that a clause or assumption reads later gets its
+// clauses back then.
 func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 	s.loading = []z.Lit{}
 	s.sync()
@@ -213,42 +216,78 @@ func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 	for _, m := range cs {
 		s.g.Add(m)
 	}
-	try := time.Duration(len(cs)/4) * simplifyCost // clauses have about 3 literals
-	if dl, ok := ctx.Deadline(); ok {
-		try = min(try, time.Until(dl))
-	}
-	if try > 0 {
+	if tryPlain {
+		// Small formulas are decided before a simplification would have
+		// started: the plain one runs alone first, for about an eighth of
+		// the time a simplification takes (10 µs per clause of about 3
+		// literals), at most 50 ms.
 		s.g.Assume(assumptions...)
-		if r := s.g.Try(try); r != 0 {
+		if r := s.g.Try(min(time.Duration(len(cs)/32)*10*time.Microsecond, 50*time.Millisecond)); r != 0 {
 			return r
 		}
 	}
-	s.g = gini.New()
-	for int(s.g.MaxVar()) < s.c.Len()-1 {
-		s.g.Lit()
+	type simplified struct {
+		g *gini.Gini
+		f *simplifier
+		r int
 	}
-	f := newSimplifier(s.c.Len())
-	start := 0
-	for i, m := range cs {
-		if m == z.LitNull {
-			f.add(cs[start:i])
-			start = i + 1
+	other, stop := context.WithCancel(ctx)
+	defer stop() // the other goroutine ends within a slice of its solve
+	answer := make(chan simplified, 1)
+	nvars := s.c.Len()
+	go func() {
+		g := gini.New()
+		for int(g.MaxVar()) < nvars-1 {
+			g.Lit()
 		}
+		f := newSimplifier(nvars)
+		start := 0
+		for i, m := range cs {
+			if m == z.LitNull {
+				f.add(cs[start:i])
+				start = i + 1
+			}
+		}
+		frozen := map[z.Var]bool{1: true}
+		for _, m := range assumptions {
+			frozen[m.Var()] = true
+		}
+		f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return other.Err() != nil })
+		f.clauses(func(c []z.Lit) {
+			for _, m := range c {
+				g.Add(m)
+			}
+			g.Add(z.LitNull)
+		})
+		f.release()
+		answer <- simplified{g, f, trySolve(other, g, assumptions)}
+	}()
+	adopt := func(a simplified) int {
+		if a.r != 0 { // else ctx ended
+			s.g, s.simp = a.g, a.f
+		}
+		return a.r
 	}
-	frozen := map[z.Var]bool{1: true}
-	for _, m := range assumptions {
-		frozen[m.Var()] = true
+	if !tryPlain {
+		return adopt(<-answer)
 	}
-	f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return ctx.Err() != nil })
-	f.clauses(s.addClause)
-	f.release()
-	s.simp = f
-	return 0
+	plain := make(chan int, 1)
+	g := s.g
+	go func() { plain <- trySolve(other, g, assumptions) }()
+	select {
+	case r := <-plain:
+		return r
+	case a := <-answer:
+		if a.r == 0 {
+			<-plain // ctx ended: the plain one stops within a slice, and s.g is free again
+		}
+		return adopt(a)
+	}
 }
 
-// simplifyCost is about the time a simplification takes per clause
-// (tests set it to 0, to simplify every formula).
-var simplifyCost = 10 * time.Microsecond
+// tryPlain: simplify decides the plain formula too (tests set it false,
+// to decide every formula simplified).
+var tryPlain = true
 
 func grow[T any](xs []T, n int) []T {
 	for len(xs) < n {
@@ -425,13 +464,13 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 			s.define(m)
 			s.restore(m)
 		}
-		s.g.Assume(ms...)
 		if ctx.Done() == nil {
 			// Try, not Solve: gini keeps the deadline of the last Try,
 			// which a Solve would then meet.
+			s.g.Assume(ms...)
 			r = s.g.Try(100 * 365 * 24 * time.Hour)
 		} else {
-			r = s.trySolve(ctx, ms)
+			r = trySolve(ctx, s.g, ms)
 		}
 	}
 
@@ -447,14 +486,14 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 	return s.status
 }
 
-// trySolve runs gini in this goroutine for a slice of time at a time
+// trySolve runs g in this goroutine for a slice of time at a time
 // (gini checks its deadline every few thousand propagations), asking
-// again, with the same assumptions and all it has learnt, while ctx
+// again, with the same assumptions ms and all it has learnt, while ctx
 // lives. Most queries of the engines take microseconds, which a
 // goroutine and a timer per query would double; the slices grow, so
 // that a long query is interrupted within a fraction of a second and
 // restarted rarely.
-func (s *Solver) trySolve(ctx context.Context, ms []z.Lit) int {
+func trySolve(ctx context.Context, g *gini.Gini, ms []z.Lit) int {
 	const maxSlice = 200 * time.Millisecond
 	slice := 5 * time.Millisecond
 	for {
@@ -469,11 +508,11 @@ func (s *Solver) trySolve(ctx context.Context, ms []z.Lit) int {
 		if ctx.Err() != nil {
 			return 0
 		}
-		if r := s.g.Try(d); r != 0 {
+		g.Assume(ms...) // a Solve consumes its assumptions
+		if r := g.Try(d); r != 0 {
 			return r
 		}
 		slice = min(2*slice, maxSlice)
-		s.g.Assume(ms...) // a Solve consumes its assumptions
 	}
 }
 

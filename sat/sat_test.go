@@ -283,8 +283,8 @@ func TestIncremental(t *testing.T) {
 // must agree with bottom-up evaluation of the model's inputs, and Unsat
 // answers are confirmed by brute force.
 func TestRandomValue(t *testing.T) {
-	defer func(d time.Duration) { simplifyCost = d }(simplifyCost)
-	simplifyCost = 0
+	defer func(plain bool) { tryPlain = plain }(tryPlain)
+	tryPlain = false
 	const inputs = 6
 	sats, unsats := 0, 0
 	for seed := int64(1); seed <= 200; seed++ {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand"
 	"testing"
-	"time"
 
 	"bmc/solver"
 
@@ -120,8 +119,8 @@ func TestSimplifier(t *testing.T) {
 // a solver that never simplified, and every model satisfies the
 // assertions.
 func TestSimplifyIncremental(t *testing.T) {
-	defer func(d time.Duration) { simplifyCost = d }(simplifyCost)
-	simplifyCost = 0
+	defer func(plain bool) { tryPlain = plain }(tryPlain)
+	tryPlain = false
 	for seed := int64(1); seed <= 200; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		simp, plain := New(), New()
@@ -185,4 +184,73 @@ func TestSimplifyIncremental(t *testing.T) {
 		simp.Close()
 		plain.Close()
 	}
+}
+
+// TestSimplifyRace: random 3-SAT formulas near the threshold, too large
+// for the plain formula's try alone, so that the plain and the
+// simplified formula race (either may win); the answer and the answers
+// of later incremental queries on the same solver (a new clause each, an
+// assumption) agree with a solver that never simplifies, and every model
+// satisfies the clauses.
+func TestSimplifyRace(t *testing.T) {
+	adopted := 0
+	for seed := int64(1); seed <= 12; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		const vars, clauses = 180, 767
+		simp, plain := New(), New()
+		var hs, ps []solver.Lit
+		for i := 0; i < vars; i++ {
+			hs, ps = append(hs, simp.NewVar()), append(ps, plain.NewVar())
+		}
+		type lit struct {
+			v   int
+			neg bool
+		}
+		var cnf [][]lit
+		clause := func() {
+			var c1, c2 []solver.Lit
+			var c []lit
+			for j := 0; j < 3; j++ {
+				l := lit{rng.Intn(vars), rng.Intn(2) == 0}
+				l1, l2 := hs[l.v], ps[l.v]
+				if l.neg {
+					l1, l2 = simp.Not(l1), plain.Not(l2)
+				}
+				c1, c2, c = append(c1, l1), append(c2, l2), append(c, l)
+			}
+			simp.AddClause(c1...)
+			plain.AddClause(c2...)
+			cnf = append(cnf, c)
+		}
+		for k := 0; k < clauses; k++ {
+			clause()
+		}
+		simp.Simplify()
+		for step := 0; step < 4; step++ {
+			i := rng.Intn(vars)
+			got, want := solve(t, simp, hs[i]), solve(t, plain, ps[i])
+			if step == 0 && simp.simp != nil {
+				adopted++
+			}
+			if got != want {
+				t.Fatalf("seed %d, step %d: %v after simplifying, %v without", seed, step, got, want)
+			}
+			if got == solver.Sat {
+				if !simp.Value(hs[i]) {
+					t.Fatalf("seed %d, step %d: the model misses the assumption", seed, step)
+				}
+				for _, c := range cnf {
+					sat := false
+					for _, l := range c {
+						sat = sat || simp.Value(hs[l.v]) != l.neg
+					}
+					if !sat {
+						t.Fatalf("seed %d, step %d: the model falsifies a clause", seed, step)
+					}
+				}
+			}
+			clause()
+		}
+	}
+	t.Logf("%d of 12 formulas decided first simplified", adopted)
 }
