@@ -26,6 +26,8 @@
 #   BENCH_RUNS      runs per cell, the median is shown [3]
 #   BENCH_N         philosopher counts ["2 3 4 5 6 7 8"]
 #   BMC             bmc binary [bin/bmc]
+#   BENCH_COLUMNS   the columns to run, the others show "-"
+#                   ["gini z3 direct explicit abc"]
 #
 # Markdown goes to stdout, progress to stderr. Cells: "0.31 s livelock",
 # "1.2 s none", ">60 s", "unknown".
@@ -37,6 +39,7 @@ BMC=${BMC:-bin/bmc}
 TIMEOUT=${BENCH_TIMEOUT:-60}
 RUNS=${BENCH_RUNS:-3}
 NS=${BENCH_N:-"2 3 4 5 6 7 8"}
+COLUMNS=" ${BENCH_COLUMNS:-gini z3 direct explicit abc} "
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 go run ./scripts/loopprogs "$dir"
@@ -107,12 +110,15 @@ for n in $NS; do
 		file="$dir/phil$n.bpl"
 		[ "$variant" = ordered ] && file="$dir/phil${n}_ordered.bpl"
 		echo "phil $n $variant" >&2
-		g=$(cell "$file" --lasso 1,1)
-		z=$(cell "$file" --lasso 1,1 --solver z3)
-		d="n/a"
-		[ "$direct" = yes ] && d=$(cell "$file" --lasso 1,1 --seq direct)
-		e=$(cell "$file" --lasso 1,1 --engine explicit)
-		a=$(abc_cell "$file")
+		g=- z=- d=- e=- a=-
+		[[ $COLUMNS == *" gini "* ]] && g=$(cell "$file" --lasso 1,1)
+		[[ $COLUMNS == *" z3 "* ]] && z=$(cell "$file" --lasso 1,1 --solver z3)
+		if [[ $COLUMNS == *" direct "* ]]; then
+			d="n/a"
+			[ "$direct" = yes ] && d=$(cell "$file" --lasso 1,1 --seq direct)
+		fi
+		[[ $COLUMNS == *" explicit "* ]] && e=$(cell "$file" --lasso 1,1 --engine explicit)
+		[[ $COLUMNS == *" abc "* ]] && a=$(abc_cell "$file")
 		echo "| $n | $variant | $g | $z | $d | $e | $a |"
 	done
 done
