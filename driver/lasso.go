@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -59,7 +60,22 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 	}
 	start := time.Now()
 	res, cut, err := deepeningLivelock(ctx, p, o, lb, eo)
-	if err != nil {
+	var refused notTranslated
+	switch {
+	case errors.As(err, &refused) && o.Seq == "auto":
+		// The translation does not take every program (atomic procedures,
+		// enforce clauses); the interleaving product takes more.
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bmc: %v; deciding the lasso on the interleaving product instead\n", refused.error)
+		}
+		res, derr := directLivelock(ctx, p, o, lb, eo)
+		if derr != nil {
+			return nil, &UsageError{fmt.Sprintf("--lasso: %v; use --engine explicit", refused.error)}
+		}
+		return res, nil
+	case errors.As(err, &refused):
+		return nil, &UsageError{fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused.error)}
+	case err != nil:
 		return nil, err
 	}
 	if res.Verdict == result.Safe && cut != nil {
@@ -119,6 +135,9 @@ func deepeningLivelock(ctx context.Context, p *ir.Program, o Options, lb result.
 	}
 }
 
+// notTranslated is a program that the lasso translation does not take.
+type notTranslated struct{ error }
+
 // translationLivelock decides the lasso translation of p (package
 // fairness) with calls inlined to depth by BMC with uniform loop
 // unwinding, raced with the proof engines; fp is nil when ctx ended
@@ -130,7 +149,7 @@ func translationLivelock(ctx context.Context, p *ir.Program, o Options, lb resul
 		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown,
 			Limits: []string{halt.Reason(ctx) + " while translating"}}, nil, nil
 	case err != nil:
-		return nil, nil, &UsageError{fmt.Sprintf("--lasso: %v; use --engine explicit", err)}
+		return nil, nil, notTranslated{err}
 	}
 	s, err := NewSolver(o.Solver)
 	if err != nil {

@@ -13,7 +13,9 @@ import (
 // TestLivelockDirect: Livelock with --seq direct answers on the
 // interleaving product, racing BMC and the proof engines or, with a step
 // bound the user stated, by BMC alone; a livelock comes with its replayed
-// trace; what the product cannot take is a usage error.
+// trace; what the product cannot take is a usage error. A program the
+// lasso translation refuses goes to the product unless the translation
+// was asked for.
 func TestLivelockDirect(t *testing.T) {
 	const (
 		retry = `decl g;
@@ -24,6 +26,12 @@ thread void a() begin g := T; end
 thread void b() begin g := F; end`
 		spawns = `void t() begin skip; end
 void main() begin start_thread t(); end`
+		// f's enforce clause: the translation refuses it, the product
+		// takes it (a livelock: a's loop with b ended).
+		enforced = `decl g;
+void f() begin enforce (g); g := T; end
+thread void a() begin while (T) do f(); od end
+thread void b() begin g := T; end`
 	)
 	for _, c := range []struct {
 		name, src, seq string
@@ -37,6 +45,8 @@ void main() begin start_thread t(); end`
 		{"none within a stated step bound", ends, "direct", 20, result.Safe, ""},
 		{"threads started", spawns, "direct", 0, 0, "does not support starting threads"},
 		{"not a lasso translation", retry, "lazy", 0, 0, "--seq lazy does not apply"},
+		{"what the translation refuses, the product decides", enforced, "auto", 0, result.Unsafe, ""},
+		{"what the translation refuses, asked for by name", enforced, "eager", 0, 0, "enforce clause; the livelock search does not translate those yet; use --seq direct or --engine explicit"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, _, err := ir.Load(context.Background(), "l.bpl", []byte(c.src), ir.Options{})
