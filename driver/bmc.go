@@ -199,11 +199,7 @@ func unwinds(opts BMCOptions) bool {
 // directModel is the interleaving product of p within b, its stacks of
 // just the frames the calls need without recursion (exact), else depth.
 func directModel(ctx context.Context, p *ir.Program, b encode.DirectOptions, depth int) (m encode.Model, exact bool, err error) {
-	var entries []*ir.Proc
-	for _, t := range p.Threads {
-		entries = append(entries, t.Proc)
-	}
-	b.Depth, exact = stackFrames(p, entries, depth)
+	b.Depth, exact = threadFrames(p, depth)
 	m, err = encode.Direct(ctx, p, b)
 	return m, exact, err
 }
@@ -242,6 +238,15 @@ func stackFrames(p *ir.Program, entries []*ir.Proc, depth int) (frames int, exac
 		deepest = max(deepest, d)
 	}
 	return deepest, true
+}
+
+// threadFrames is stackFrames for the stacks of p's threads.
+func threadFrames(p *ir.Program, depth int) (frames int, exact bool) {
+	var entries []*ir.Proc
+	for _, t := range p.Threads {
+		entries = append(entries, t.Proc)
+	}
+	return stackFrames(p, entries, depth)
 }
 
 // wordLimits words m's limits for a call depth and a thread bound. With an

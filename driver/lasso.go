@@ -110,12 +110,8 @@ func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBoun
 // the translation at the full bound cut, when it says there is no
 // livelock and a cut was needed.
 func deepeningLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, eo explicit.Options) (*result.Result, *ir.Edge, error) {
-	var entries []*ir.Proc
-	for _, t := range p.Threads {
-		entries = append(entries, t.Proc)
-	}
 	depth := o.Bounds.Depth
-	if _, exact := stackFrames(p, entries, depth); !exact {
+	if _, exact := threadFrames(p, depth); !exact {
 		depth = min(2, o.Bounds.Depth)
 	}
 	for {

@@ -102,11 +102,7 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 // depth frames deep; exact says the stacks are as deep as any call chain
 // of p needs (see stackFrames).
 func lassoOptions(p *ir.Program, depth int, lb result.LassoBound) (encode.DirectLassoOptions, bool) {
-	var entries []*ir.Proc
-	for _, t := range p.Threads {
-		entries = append(entries, t.Proc)
-	}
-	frames, exact := stackFrames(p, entries, depth)
+	frames, exact := threadFrames(p, depth)
 	return encode.DirectLassoOptions{Depth: frames, Stem: lb.Stem, Loop: lb.Loop, Fairness: lb.Fairness}, exact
 }
 

@@ -118,26 +118,34 @@ void f() begin g := !g; end
 thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
 }
 
-// TestDirectLasso checks the livelock system of the direct product on
-// small programs, under each fairness, against the expected answers and
-// the explicit fair-cycle search.
-func TestDirectLasso(t *testing.T) {
+// eachLivelockQuestion calls ask on every question of livelockCases
+// (a program, a bound under each fairness, calls 3 frames deep, and the
+// expected answer), each case a subtest.
+func eachLivelockQuestion(t *testing.T, ask func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool)) {
 	for _, c := range livelockCases {
 		t.Run(c.name, func(t *testing.T) {
 			p := load(t, "lasso.bpl", c.src)
 			for i, f := range livelockFairness {
-				lb := result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}
 				eo := explicit.DefaultOptions()
 				eo.Depth = 3
-				if want := explicit.LassoSearch(context.Background(), p, lb, eo).Verdict == result.Unsafe; want != c.livelocks[i] {
-					t.Fatalf("%s: the explicit search says livelock %v, the case %v", lb, want, c.livelocks[i])
-				}
-				if got := directLivelock(t, p, lb, eo.Depth); got != c.livelocks[i] {
-					t.Errorf("%s: livelock %v, want %v", lb, got, c.livelocks[i])
-				}
+				ask(t, p, result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}, eo, c.livelocks[i])
 			}
 		})
 	}
+}
+
+// TestDirectLasso checks the livelock system of the direct product on
+// small programs, under each fairness, against the expected answers and
+// the explicit fair-cycle search.
+func TestDirectLasso(t *testing.T) {
+	eachLivelockQuestion(t, func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool) {
+		if want := explicit.LassoSearch(context.Background(), p, lb, eo).Verdict == result.Unsafe; want != livelock {
+			t.Fatalf("%s: the explicit search says livelock %v, the case %v", lb, want, livelock)
+		}
+		if got := directLivelock(t, p, lb, eo.Depth); got != livelock {
+			t.Errorf("%s: livelock %v, want %v", lb, got, livelock)
+		}
+	})
 }
 
 // TestDirectLassoJustice asks engine.Lasso the justice form of each
@@ -146,43 +154,35 @@ func TestDirectLasso(t *testing.T) {
 // first end of a period (which must close the loop) replays as a
 // livelock on the explicit interpreter.
 func TestDirectLassoJustice(t *testing.T) {
-	for _, c := range livelockCases {
-		t.Run(c.name, func(t *testing.T) {
-			p := load(t, "lasso.bpl", c.src)
-			for i, f := range livelockFairness {
-				lb := result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}
-				eo := explicit.DefaultOptions()
-				eo.Depth = 3
-				m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: eo.Depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: f})
-				if err != nil {
-					t.Fatal(err)
-				}
-				sys := m.System()
-				s := sat.New()
-				out := engine.Lasso(context.Background(), sys, s, 0, livelockBound)
-				s.Close()
-				switch {
-				case out.Status == solver.Unknown:
-					t.Fatalf("%s: the lasso search gave up at %d", lb, out.Bound)
-				case (out.Status == solver.Sat) != c.livelocks[i]:
-					t.Errorf("%s: lasso %v at bound %d (loop from %d), want a livelock %v", lb, out.Status, out.Bound, out.Loop, c.livelocks[i])
-					continue
-				case out.Status == solver.Unsat:
-					continue
-				}
-				// The loop holds a period's end, so the first one comes
-				// before the bound, and Lasso reads up to it.
-				values := func(frame int) []bool { return out.Witness.Values(sys, frame) }
-				steps, loop, err := m.Lasso(values, out.Bound)
-				if err != nil {
-					t.Fatalf("%s: %v", lb, err)
-				}
-				if _, err := explicit.ReplayLasso(p, lb, eo, steps, loop); err != nil {
-					t.Errorf("%s: the lasso does not replay: %v\nsteps (loop from %d): %s", lb, err, loop, showSteps(steps))
-				}
-			}
-		})
-	}
+	eachLivelockQuestion(t, func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool) {
+		m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: eo.Depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: lb.Fairness})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := m.System()
+		s := sat.New()
+		out := engine.Lasso(context.Background(), sys, s, 0, livelockBound)
+		s.Close()
+		switch {
+		case out.Status == solver.Unknown:
+			t.Fatalf("%s: the lasso search gave up at %d", lb, out.Bound)
+		case (out.Status == solver.Sat) != livelock:
+			t.Errorf("%s: lasso %v at bound %d (loop from %d), want a livelock %v", lb, out.Status, out.Bound, out.Loop, livelock)
+			return
+		case out.Status == solver.Unsat:
+			return
+		}
+		// The loop holds a period's end, so the first one comes before
+		// the bound, and Lasso reads up to it.
+		values := func(frame int) []bool { return out.Witness.Values(sys, frame) }
+		steps, loop, err := m.Lasso(values, out.Bound)
+		if err != nil {
+			t.Fatalf("%s: %v", lb, err)
+		}
+		if _, err := explicit.ReplayLasso(p, lb, eo, steps, loop); err != nil {
+			t.Errorf("%s: the lasso does not replay: %v\nsteps (loop from %d): %s", lb, err, loop, showSteps(steps))
+		}
+	})
 }
 
 // TestDirectLassoUnsupported: what DirectLasso refuses.

@@ -183,11 +183,14 @@ func (s *Solver) restore(m z.Lit) {
 }
 
 // addClause hands gini the clause c directly.
-func (s *Solver) addClause(c []z.Lit) {
+func (s *Solver) addClause(c []z.Lit) { addClause(s.g, c) }
+
+// addClause adds the clause c to g.
+func addClause(g *gini.Gini, c []z.Lit) {
 	for _, m := range c {
-		s.g.Add(m)
+		g.Add(m)
 	}
-	s.g.Add(z.LitNull)
+	g.Add(z.LitNull)
 }
 
 // Simplify makes the first Solve, if none has run yet, hand gini the
@@ -226,42 +229,11 @@ func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 			return r
 		}
 	}
-	type simplified struct {
-		g *gini.Gini
-		f *simplifier
-		r int
-	}
 	other, stop := context.WithCancel(ctx)
 	defer stop() // the other goroutine ends within a slice of its solve
 	answer := make(chan simplified, 1)
 	nvars := s.c.Len()
-	go func() {
-		g := gini.New()
-		for int(g.MaxVar()) < nvars-1 {
-			g.Lit()
-		}
-		f := newSimplifier(nvars)
-		start := 0
-		for i, m := range cs {
-			if m == z.LitNull {
-				f.add(cs[start:i])
-				start = i + 1
-			}
-		}
-		frozen := map[z.Var]bool{1: true}
-		for _, m := range assumptions {
-			frozen[m.Var()] = true
-		}
-		f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return other.Err() != nil })
-		f.clauses(func(c []z.Lit) {
-			for _, m := range c {
-				g.Add(m)
-			}
-			g.Add(z.LitNull)
-		})
-		f.release()
-		answer <- simplified{g, f, trySolve(other, g, assumptions)}
-	}()
+	go func() { answer <- solveSimplified(other, cs, assumptions, nvars) }()
 	adopt := func(a simplified) int {
 		if a.r != 0 { // else ctx ended
 			s.g, s.simp = a.g, a.f
@@ -484,6 +456,40 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 		s.refuted = s.failed == nil
 	}
 	return s.status
+}
+
+// simplified is a gini on a simplified formula, the simplification
+// (to rebuild a model, and bring clauses back) and gini's answer.
+type simplified struct {
+	g *gini.Gini
+	f *simplifier
+	r int
+}
+
+// solveSimplified simplifies the clauses cs (each ended by z.LitNull)
+// over nvars variables, the assumptions' variables frozen, and decides
+// them in a fresh gini while ctx lives (r 0 when it ends first).
+func solveSimplified(ctx context.Context, cs, assumptions []z.Lit, nvars int) simplified {
+	g := gini.New()
+	for int(g.MaxVar()) < nvars-1 {
+		g.Lit()
+	}
+	f := newSimplifier(nvars)
+	start := 0
+	for i, m := range cs {
+		if m == z.LitNull {
+			f.add(cs[start:i])
+			start = i + 1
+		}
+	}
+	frozen := map[z.Var]bool{1: true}
+	for _, m := range assumptions {
+		frozen[m.Var()] = true
+	}
+	f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return ctx.Err() != nil })
+	f.clauses(func(c []z.Lit) { addClause(g, c) })
+	f.release()
+	return simplified{g, f, trySolve(ctx, g, assumptions)}
 }
 
 // trySolve runs g in this goroutine for a slice of time at a time
