@@ -185,9 +185,9 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 	c := ls.c
 	from := decode(c.prog, []byte(stem[root].key))
 	from.cur, from.used = 0, 1
-	want := configKey(from)
 	fair := newLoopFairness(ls.b.Fairness, from)
-	first := string(from.key(nil)) + fair.start(from)
+	dips := newLoopDips(c.prog, from)
+	first := string(from.key(nil)) + fair.start(from) + dips.start()
 	nodes := []lassoNode{{key: first, parent: -1, edge: -1}}
 	seen := map[string]bool{first: true}
 	ls.states++
@@ -199,7 +199,8 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 			return nil, fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
 		}
 		key := nodes[i].key
-		book := key[len(key)-fair.size():]
+		rest := key[len(key)-fair.size()-dips.size():]
+		book, dipped := rest[:fair.size()], rest[fair.size():]
 		s := decode(c.prog, []byte(key))
 		closed := false
 		c.lassoMoves(s, func(n *state, t int, edge int32) {
@@ -208,18 +209,18 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 			if closed || len(n.threads) != len(from.threads) {
 				return
 			}
-			nb := book
+			nb, nd := book, dipped
 			if edge >= 0 {
-				nb = fair.after(book, n, t)
+				nb, nd = fair.after(book, n, t), dips.after(dipped, n, t)
 			}
-			if edge < 0 && s.used == ls.b.Loop && c.reduce && !ls.settled(from, n, t, fair, nb) {
+			if edge < 0 && s.used == ls.b.Loop && c.reduce && !ls.settled(from, n, t, fair, nb, dips, nd) {
 				return
 			}
 			if n.used > ls.b.Loop {
-				closed = fair.stepped(nb) && fair.unfair(nb) < 0 && configKey(n) == want
+				closed = fair.stepped(nb) && fair.unfair(nb) < 0 && dips.comesBack(from, n, nd)
 				return
 			}
-			k := string(n.key(nil)) + nb
+			k := string(n.key(nil)) + nb + nd
 			if !seen[k] {
 				seen[k] = true
 				nodes = append(nodes, lassoNode{k, int32(i), int16(t), edge})
@@ -234,14 +235,15 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 }
 
 // settled reports whether thread t, whose last context of the loop has
-// ended in n, is as the loop needs it: back in its state at the start,
-// unless another thread's broadcast may still change its locals, and not
+// ended in n, is as the loop needs it: back in its state at the start
+// (above its keyframe, see loopDips), unless another thread's broadcast
+// may still change its locals, and not
 // already treated unfairly under strong fairness (it can neither step
 // nor become blocked at every configuration of the loop any more). A
 // loop is searched only as far as these can hold, which saves most of
 // the states.
-func (ls *lassoSearch) settled(start, n *state, t int, fair loopFairness, book string) bool {
-	if !ls.broadcasts && !sameThread(&start.threads[t], &n.threads[t]) {
+func (ls *lassoSearch) settled(start, n *state, t int, fair loopFairness, book string, dips loopDips, dipped string) bool {
+	if !ls.broadcasts && !dips.threadBack(start, n, dipped, t) {
 		return false
 	}
 	return !(fair.kind == result.StrongFairness && fair.alive[t] && book[1+t] == 0)
@@ -531,6 +533,9 @@ func (c *Checker) lassoTrace(p *lassoPath, b result.LassoBound) *result.Trace {
 	tr.Loop = len(tr.Steps)
 	tr.Steps = append(tr.Steps, result.Step{Event: "loop: the steps below repeat forever"})
 	describe(p.loop+1, len(states), &loop)
+	for _, w := range c.leftBehind(states[p.loop:], names) {
+		tr.Steps = append(tr.Steps, result.Step{Event: "loop end: " + w})
+	}
 	steps := 0
 	for _, r := range p.recs[p.loop+1:] {
 		if r.kind == recStep {

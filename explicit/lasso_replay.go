@@ -247,21 +247,36 @@ func (r *lassoReplay) beginLoop(frontier []int32, rounds int, b result.LassoBoun
 	return next, nil
 }
 
-// close returns a node, refining a state of the frontier, whose
-// configuration is the one its loop began with, or -1. A value still
-// arbitrary at the end can be any value, so it is taken equal to the
-// loop's first one.
+// close returns a node, refining a state of the frontier, in which its
+// loop comes back (loopDips), or -1. A value still arbitrary at the end
+// can be any value, so it is taken equal to the loop's first one (a
+// frame's, where the stack has grown, to the one of the frame as far
+// from the top at the start).
 func (r *lassoReplay) close(frontier []int32) int32 {
 	for _, id := range frontier {
 		n := r.nodes[id]
 		start := r.nodes[n.start].s
 		m := n.s.clone()
 		for _, sl := range allSlots(m) {
-			if m.get(sl) == ir.Unknown && hasSlot(start, sl) {
-				m.set(sl, start.get(sl))
+			if m.get(sl) != ir.Unknown {
+				continue
+			}
+			from := sl
+			if sl.thread >= 0 && sl.thread < len(start.threads) {
+				from.frame -= len(m.threads[sl.thread].frames) - len(start.threads[sl.thread].frames)
+			}
+			if hasSlot(start, from) {
+				m.set(sl, start.get(from))
 			}
 		}
-		if configKey(m) == configKey(start) {
+		dips := newLoopDips(r.c.prog, start)
+		rec := dips.start()
+		for at := id; at != n.start; at = r.nodes[at].parent {
+			if rc := r.nodes[at].rec; rc.kind == recStep {
+				rec = dips.after(rec, r.nodes[at].s, int(rc.thread))
+			}
+		}
+		if dips.comesBack(start, m, rec) {
 			return r.add(m, id, stepRec{kind: recStart}, n.start)
 		}
 	}
@@ -273,7 +288,7 @@ func hasSlot(s *state, sl slot) bool {
 	if sl.thread < 0 {
 		return sl.index < len(s.globals)
 	}
-	if sl.thread >= len(s.threads) || sl.frame >= len(s.threads[sl.thread].frames) {
+	if sl.thread >= len(s.threads) || sl.frame < 0 || sl.frame >= len(s.threads[sl.thread].frames) {
 		return false
 	}
 	return sl.index < len(s.threads[sl.thread].frames[sl.frame].locals)

@@ -72,9 +72,18 @@ const (
 	// spinForever: a single thread that loops from its first statement.
 	spinForever = `decl g;
 		thread void main() begin while (T) do g := !g; od end`
-	// deepRecursion: recursion without end, which the depth cuts.
-	deepRecursion = `thread void main() begin f(); end
-		void f() begin f(); end`
+	// deepRecursion: recursion that the depth cuts before it ends,
+	// with globals that differ at every level, so that no loop comes
+	// back (a call of f at every level would be a keyframe lasso).
+	deepRecursion = `decl a, b, c, d;
+		void init() begin a, b, c, d := F, F, F, F; end
+		thread void main() begin f(); end
+		void f() begin
+		  if (!a) then a := T; f();
+		  else if (!b) then b := T; f();
+		  else if (!c) then c := T; f();
+		  else if (!d) then d := T; f(); fi fi fi fi
+		end`
 )
 
 // lassoProgram loads inline source, or an example file when src names one.
