@@ -26,10 +26,11 @@
 // round, and Thread1 never returned from the frame it started the round in: the
 // round repeats forever, each time one frame deeper, and both threads step in it.
 // The witness needs 3 frames on Thread1's stack (Thread1, retry, retry), within
-// --depth. With --lasso 0,1 the loop must start after init, before Thread1 has
-// called retry: Thread1's top frame at the start is Thread1's own, which the loop
-// cannot come back to without returning from retry (then g = F, and Thread2 must
-// set it back, but then Thread1's context would need to come after Thread2's).
+// --depth. With --lasso 0,1 there is none: the loop would begin right after init,
+// with Thread1 at its first statement and only its own frame on its stack, and
+// no step of Thread1 comes back to its first statement; a loop without steps of
+// Thread1 is unfair to it, and without fairness it would need Thread2 alone to
+// come back (Thread2 stops looping once it has set g).
 //
 // Safety: the assertion after the retries is ours, as in mutant_fig1b.bpl.
 // Thread1 leaves retry having read g = F, but Thread2 may set g := T before the

@@ -7,8 +7,9 @@
 // Ours: the recursive retry of examples/mutant_fig1b_recursive.bpl, where the
 // other thread gives up. Thread1 retries by a recursive call while g holds;
 // Thread2 sets g := T at most twice, and only when it finds g false, then ends.
-// Every retry of Thread1 needs a write of Thread2 to come back to, so Thread1's
-// recursion is at most three calls deep and every execution ends: there is no
+// Every retry of Thread1 after the first needs a write of Thread2 to come back
+// to, so Thread1's stack holds at most five frames (its own and four of retry)
+// and every execution ends: there is no
 // livelock at any bound, fair or not (a loop needs a step, and no configuration
 // of a run that ends comes back). Unlike the keyframe lasso of
 // mutant_fig1b_recursive.bpl, no execution makes Thread1's stack grow for ever,

@@ -130,6 +130,8 @@ func TestLassoSearch(t *testing.T) {
 		{"fig1b, no stem", "mutant_fig1b.bpl", 0, 1, []result.Fairness{strong}, nil},
 		{"fig1c", "mutant_fig1c.bpl", 1, 1, []result.Fairness{strong}, nil},
 		{"philosophers", "philosophers_trylock.bpl", 1, 1, []result.Fairness{strong}, nil},
+		{"keyframe: a retry by a call that never returns", "mutant_fig1b_recursive.bpl", 1, 1, allF, nil},
+		{"keyframe: the loop must start after the first call", "mutant_fig1b_recursive.bpl", 0, 1, nil, allF},
 	}
 	for _, tc := range cases {
 		p := lassoProgram(t, tc.src)
@@ -291,6 +293,8 @@ func TestReplayLasso(t *testing.T) {
 		{"mutant_fig1b.bpl", 1, 1, strong},
 		{"mutant_fig1c.bpl", 1, 2, strong},
 		{"philosophers_trylock.bpl", 1, 1, strong},
+		{"mutant_fig1b_recursive.bpl", 1, 1, strong},
+		{"mutant_fig1b_recursive.bpl", 2, 2, none},
 	}
 	for _, tc := range cases {
 		b := result.LassoBound{Stem: tc.stem, Loop: tc.loop, Fairness: tc.fairness}
@@ -462,5 +466,62 @@ func TestReplayLassoStepErrors(t *testing.T) {
 				t.Errorf("error %v, want one with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestKeyframeComesBack: a thread's stack may be deeper at the end of a
+// loop, the frames from its keyframe (the lowest frame on top in the
+// loop) up being those at the start, the keyframe's call site aside;
+// never lower, and never with a different frame above the keyframe.
+func TestKeyframeComesBack(t *testing.T) {
+	p := lassoProgram(t, "mutant_fig1b_recursive.bpl")
+	thread1, retry := p.Threads[0].Proc, p.Procs[1]
+	if retry.Name != "retry" {
+		t.Fatalf("procedure %s, want retry", retry.Name)
+	}
+	// call is the ID of the call of retry from retry, entry that of the
+	// call from Thread1.
+	call, entry := -1, -1
+	for _, e := range p.Edges {
+		if e.Kind == ir.Call && e.Callee == retry {
+			if e.Proc == retry {
+				call = e.ID
+			} else {
+				entry = e.ID
+			}
+		}
+	}
+	fr := func(pr *ir.Proc, pc, call int, locals ...ir.Value) frame {
+		return frame{proc: pr, pc: pc, call: call, locals: locals}
+	}
+	base := fr(thread1, 1, -1)
+	top := fr(retry, retry.Entry, entry)
+	waiting := fr(retry, 2, entry)
+	stack := func(frames ...frame) *state {
+		s := &state{globals: []ir.Value{ir.True}, threads: []thread{{entry: thread1, frames: frames}}}
+		return s
+	}
+	start := stack(base, top)
+	cases := []struct {
+		name string
+		end  *state
+		dip  int
+		want bool
+	}{
+		{"the same stack", stack(base, top), 0, true},
+		{"one frame deeper, the same frame on top", stack(base, waiting, fr(retry, retry.Entry, call)), 0, true},
+		{"two frames deeper", stack(base, waiting, fr(retry, 2, call), fr(retry, retry.Entry, call)), 0, true},
+		{"deeper, the top frame elsewhere", stack(base, waiting, fr(retry, 2, call)), 0, false},
+		{"deeper, but the loop returned below the keyframe's call", stack(base, waiting, fr(retry, retry.Entry, call)), 1, false},
+		{"lower", stack(base), 0, false},
+		{"deeper, another global", func() *state { s := stack(base, waiting, fr(retry, retry.Entry, call)); s.globals[0] = ir.False; return s }(), 0, false},
+	}
+	for _, tc := range cases {
+		d := newLoopDips(p, start)
+		rec := []byte(d.start())
+		rec[0] = byte(tc.dip)
+		if got := d.comesBack(start, tc.end, string(rec)); got != tc.want {
+			t.Errorf("%s: comes back %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
