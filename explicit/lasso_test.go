@@ -514,7 +514,11 @@ func TestKeyframeComesBack(t *testing.T) {
 		{"deeper, the top frame elsewhere", stack(base, waiting, fr(retry, 2, call)), 0, false},
 		{"deeper, but the loop returned below the keyframe's call", stack(base, waiting, fr(retry, retry.Entry, call)), 1, false},
 		{"lower", stack(base), 0, false},
-		{"deeper, another global", func() *state { s := stack(base, waiting, fr(retry, retry.Entry, call)); s.globals[0] = ir.False; return s }(), 0, false},
+		{"deeper, another global", func() *state {
+			s := stack(base, waiting, fr(retry, retry.Entry, call))
+			s.globals[0] = ir.False
+			return s
+		}(), 0, false},
 	}
 	for _, tc := range cases {
 		d := newLoopDips(p, start)
