@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio
 
 all: build
 
@@ -45,10 +45,12 @@ ifeq ($(findstring noz3,$(TAGS)),)
 endif
 
 # The corpus verdict checks with the acceptance time limit of 60 s a
-# program (a check, for BMC).
+# program (a check, for BMC), and `bmc seq --for moped` on every corpus
+# program with a round bound (make test leaves out the SafeStack ones).
 corpus: deps
 	BMC_CORPUS_TIMEOUT=60s BMC_CORPUS_MAX_STATES=100000000 $(GO) test -timeout 60m -run TestCorpusVerdicts -v ./explicit
 	BMC_CORPUS_TIMEOUT=60s $(GO) test -timeout 60m -run TestCorpusConcurrentBMC -v ./driver
+	BMC_CORPUS_ALL=1 $(GO) test -timeout 60m -run 'TestSeqForMoped$$' -v ./cmd/bmc
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzFrontEnd -fuzztime 5m ./lang
@@ -82,6 +84,14 @@ bench-loops: build
 # Options in scripts/bench-lasso.sh.
 bench-lasso: build
 	BMC=./$(BIN) bash scripts/bench-lasso.sh
+
+# The portfolio table (docs/BENCHMARKS.md, "Portfolio"): the default plan
+# against each single engine on the Bluetooth driver, Burns' and a
+# flag-based mutual exclusion, the late permutation, the pump, the
+# philosophers' livelocks and bmc prove on the safe programs; median of 3
+# runs a cell. Options in scripts/bench-portfolio.sh.
+bench-portfolio: build
+	BMC=./$(BIN) bash scripts/bench-portfolio.sh
 
 clean:
 	rm -rf bin

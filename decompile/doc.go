@@ -12,6 +12,14 @@
 // is parenthesized (precedence differs between tools), and the Moped
 // syntax restricts where `*`, schoose and `!!` may appear.
 //
+// Files, in the order of the printing: write.go (Write, WriteSyntax and
+// what they promise), syntax.go (Syntax and the dialect table: all that
+// Moped's syntax differs in, and its refusals), names.go (identifiers and
+// the Getafix naming rule), program.go (threads, declarations, error
+// labels), proc.go (one procedure and its locals), layout.go (the graph
+// laid out as if, while and goto), edges.go (one edge as statements),
+// expr.go (expressions) and print.go (labels and the text).
+//
 // In the pipeline lang -> ir -> seq/moped/decompile -> encode -> ts ->
 // engine -> solver -> sat/smt, decompile sits beside seq and moped: it
 // imports only ir, lang, internal/halt and the standard library, and ir

@@ -20,8 +20,6 @@ import (
 	"bmc/result"
 )
 
-const benchDir = "../../shared/bench"
-
 // format prints p, failing the test on an error.
 func format(t *testing.T, p *ir.Program) string {
 	t.Helper()
@@ -112,6 +110,7 @@ func checkShape(t *testing.T, p, q *ir.Program) {
 // and compares explicit verdicts on the small ones.
 func TestWriteCorpus(t *testing.T) {
 	targets := map[string]string{}
+	benchDir := corpus.Optional(t)
 	cases, _ := corpus.Load(benchDir)
 	for _, c := range cases {
 		targets[filepath.Clean(c.Path())] = c.Bounds().Target

@@ -35,7 +35,7 @@ func BenchmarkSequentialCorpus(b *testing.B) {
 				steps := 0
 				for i := 0; i < b.N; i++ {
 					s := mk()
-					res, err := BMC(context.Background(), p, s, BMCOptions{Depth: 16, MaxSteps: 50, SmallSteps: cfg.small})
+					res, err := bmc(context.Background(), p, s, bmcOptions{Depth: 16, MaxSteps: 50, SmallSteps: cfg.small})
 					s.Close()
 					if err != nil {
 						b.Fatal(err)

@@ -10,15 +10,14 @@ import (
 	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/solver"
 	"bmc/ts"
 )
 
-// BMCOptions bound a BMC run on a program.
-type BMCOptions struct {
+// bmcOptions bound a BMC run on a program.
+type bmcOptions struct {
 	Depth int // call stack frames, as the user gave them
 	// MainFrame adds a frame under the user's Depth for the
 	// sequentialization's main, which calls each thread's code.
@@ -61,9 +60,9 @@ type BMCOptions struct {
 	UniformUnwind bool
 	// HeadStart is how long the unwinding (which decides a looping
 	// program when its loops close within a few iterations) runs alone
-	// before the proof engine joins the race (see race): on a machine of
-	// two cores shared with other work, running both from the start
-	// halves the speed of the one that usually answers first.
+	// before the proof engine joins the race (see race), on a core of its
+	// own when one is free: running both from the start would halve the
+	// speed of the one that usually answers first.
 	HeadStart time.Duration
 	// Replay turns a counterexample (steps of p) into the trace shown;
 	// nil replays it on p itself. A sequentialization maps it back to
@@ -72,16 +71,16 @@ type BMCOptions struct {
 }
 
 // limit is a property that cuts executions short (encode.Model.Limits)
-// with the words that report it.
+// with the limit that reports it.
 type limit struct {
 	lit  ts.Lit
-	what string
+	what result.Limit
 }
 
-// BMC runs bounded model checking on a sequential program with
-// solver s. A counterexample is replayed on the explicit interpreter
-// before it is returned; one that does not replay is an internal error.
-func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (*result.Result, error) {
+// bmc runs bounded model checking on a sequential program with solver
+// s. A counterexample is replayed on the explicit interpreter before it
+// is returned; one that does not replay is an internal error.
+func bmc(ctx context.Context, p *ir.Program, s solver.Solver, opts bmcOptions) (*result.Result, error) {
 	depth := opts.Depth
 	if opts.MainFrame {
 		depth++
@@ -112,6 +111,21 @@ func BMC(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions) (
 	return unrolled(ctx)
 }
 
+// checkSequential checks a one-thread program by BMC: a loop-free one
+// encoded whole, a looping one unwound until the unwinding provably
+// suffices (raced with a proof engine) or unrolled up to the step bound
+// with a proof engine behind it, unless the user stated the bound.
+func checkSequential(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
+	s, err := newSolver(ctx, o.Solver)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	q := encoded(p, o.StepsStated, progress)
+	return bmc(ctx, q, s, bmcOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames,
+		Progress: progress, Proof: &o.Proof, Solver: o.Solver, IdleCut: q != p, Replay: sequentialReplay(p, o.Bounds.Depth)})
+}
+
 // lockedWriter serializes the writes of goroutines to one writer.
 type lockedWriter struct {
 	mu sync.Mutex
@@ -128,8 +142,9 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 // the first verdict, stopping the other; without one, the second
 // method's answer (the first gives nil when it cannot decide the
 // question at all). An error of either is returned. The second starts
-// only after the first has run alone for head, or has stopped without
-// a verdict.
+// after the first has run alone for head, on a core borrowed from the
+// run (see cores) as soon as one is free, or on the first's core once
+// the first has stopped without a verdict.
 func race(ctx context.Context, head time.Duration, first, second func(context.Context) (*result.Result, error)) (*result.Result, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -159,6 +174,22 @@ func race(ctx context.Context, head time.Duration, first, second func(context.Co
 	case <-wait.C:
 	case <-ctx.Done():
 	}
+	if a == nil {
+		// Wait for a core of its own, or for the first to stop.
+		cores, cancel := borrowed(ctx)
+		defer cancel()
+		select {
+		case x := <-firsts:
+			if decided(x) {
+				return x.res, x.err
+			}
+			a = &x
+		case release, ok := <-cores:
+			if ok {
+				defer release()
+			}
+		}
+	}
 	b := answer{}
 	b.res, b.err = second(ctx)
 	if a == nil {
@@ -176,10 +207,10 @@ func race(ctx context.Context, head time.Duration, first, second func(context.Co
 	return b.res, b.err
 }
 
-// BMCDirect runs bounded model checking on the direct interleaving
+// bmcDirect runs bounded model checking on the direct interleaving
 // encoding of a concurrent program within the rounds or switches of b
 // (its Depth and SmallSteps come from opts).
-func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOptions, b encode.DirectOptions) (*result.Result, error) {
+func bmcDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts bmcOptions, b encode.DirectOptions) (*result.Result, error) {
 	b.SmallSteps = opts.SmallSteps
 	m, exact, err := directModel(ctx, p, b, opts.Depth)
 	if err != nil {
@@ -190,10 +221,9 @@ func BMCDirect(ctx context.Context, p *ir.Program, s solver.Solver, opts BMCOpti
 
 // unwinds says whether BMC decides a looping program by unwinding its
 // loops (encode.Unwind): when it is to cover executions of any length
-// and no particular proof engine or proof was asked for.
-func unwinds(opts BMCOptions) bool {
-	po := opts.Proof
-	return po != nil && po.Method == "auto" && po.Certificate == nil && !opts.ProveOnly && !opts.StepsStated
+// and the plan leaves the method to it (unwindingAllowed).
+func unwinds(opts bmcOptions) bool {
+	return unwindingAllowed(opts.Proof) && !opts.ProveOnly && !opts.StepsStated
 }
 
 // directModel is the interleaving product of p within b, its stacks of
@@ -206,21 +236,22 @@ func directModel(ctx context.Context, p *ir.Program, b encode.DirectOptions, dep
 
 // halted is the result of a check whose encoding err ended: unknown when
 // ctx ended it, else the error.
-func halted(ctx context.Context, s solver.Solver, opts BMCOptions, err error) (*result.Result, error) {
+func halted(ctx context.Context, s solver.Solver, opts bmcOptions, err error) (*result.Result, error) {
 	if ctx.Err() == nil {
 		return nil, err
 	}
 	return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown,
-		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []string{stopReason(ctx) + " while encoding"}}, nil
+		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []result.Limit{result.Stopped(ctx, "while encoding")}}, nil
 }
 
-// stopReason words why a solver query ended without an answer: the end
-// of ctx (halt.Reason), or the solver's giving up while ctx lives.
-func stopReason(ctx context.Context) string {
+// stopped is the limit of a solver query that ended without an answer:
+// the end of ctx (result.Stopped), or the solver's giving up while ctx
+// lives; detail follows the words.
+func stopped(ctx context.Context, detail string) result.Limit {
 	if ctx.Err() == nil {
-		return "the solver gave up"
+		return result.Limit{Kind: result.LimitSolver, Detail: detail}
 	}
-	return halt.Reason(ctx)
+	return result.Stopped(ctx, detail)
 }
 
 // stackFrames is how many frames a thread's stack needs: without
@@ -257,9 +288,9 @@ func wordLimits(m encode.Model, exact bool, depth, threads int) []limit {
 		bad := m.System().Bad[i].Lit
 		switch {
 		case i == encode.PropOverflow && !exact:
-			out = append(out, limit{bad, fmt.Sprintf("depth bound reached (call depth %d)", depth)})
+			out = append(out, limit{bad, result.NewLimit(result.LimitDepth, "(call depth %d)", depth)})
 		case i == encode.PropThreadBound:
-			out = append(out, limit{bad, fmt.Sprintf("thread bound reached (%d threads)", threads)})
+			out = append(out, limit{bad, result.NewLimit(result.LimitThreads, "(%s)", result.Plural(threads, "thread"))})
 		}
 	}
 	return out
@@ -269,7 +300,7 @@ func wordLimits(m encode.Model, exact bool, depth, threads int) []limit {
 // outcome: a witness is read back as steps of p and replayed before it
 // is returned; a search that a limit or the step bound cut short is
 // unknown unless the user stated the bound.
-func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s solver.Solver, opts BMCOptions) (*result.Result, error) {
+func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s solver.Solver, opts bmcOptions) (*result.Result, error) {
 	start := time.Now()
 	sys := m.System()
 	res := &result.Result{Engine: "bmc+" + s.Name()}
@@ -282,7 +313,14 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		return prove(ctx, p, m, limits, make([]bool, len(limits)), *opts.Proof, opts.Solver, opts)
 	}
 	task := engine.Task{Target: sys.Bad[encode.PropViolation].Lit, Running: m.Running(), MaxSteps: opts.MaxSteps,
-		UntilEnded: opts.UntilEnded, Ended: m.Ended, Fixed: m.Fixed, Whole: m.Longest() > 0, Progress: opts.Progress}
+		Ended: m.Ended, Fixed: m.Fixed, Whole: m.Longest() > 0, Progress: opts.Progress}
+	for k := opts.MaxSteps + 1; k <= opts.UntilEnded; k++ {
+		// Every execution ends within a few more steps: search them all.
+		if m.Ended(k) {
+			task.MaxSteps = k
+			break
+		}
+	}
 	for _, l := range limits {
 		task.Limits = append(task.Limits, l.lit)
 	}
@@ -298,7 +336,7 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	switch out.Status {
 	case solver.Unknown:
 		res.Verdict = result.Unknown
-		res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), out.Bound))
+		res.Limits = append(res.Limits, stopped(ctx, fmt.Sprintf("at bound %d", out.Bound)))
 		return res, nil
 	case solver.Sat:
 		return counterexample(p, m, out, res, opts)
@@ -324,7 +362,7 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	default:
 		// The verdict rule: a bound the user did not give decides nothing.
 		res.StepsCut = true
-		res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", out.Bound))
+		res.Limits = append(res.Limits, result.NewLimit(result.LimitSteps, "(executions longer than %d steps were not explored)", out.Bound))
 	}
 	res.Verdict = result.Safe
 	if len(res.Limits) > 0 {
@@ -335,7 +373,7 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 
 // counterexample reads the witness of out back as steps of p, has them
 // replayed (opts.Replay, or on p itself) and completes res with the trace.
-func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *result.Result, opts BMCOptions) (*result.Result, error) {
+func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *result.Result, opts bmcOptions) (*result.Result, error) {
 	k, w := out.Bound, out.Witness
 	steps, err := m.Steps(func(i int) []bool { return w.Values(m.System(), i) }, k)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"bmc/internal/halt"
@@ -69,7 +68,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 			}
 			r := Run{Verdict: res.Verdict.String(), Detail: res.Stats}
 			if res.Verdict == result.Unknown {
-				r.Detail = strings.Join(res.Limits, "; ")
+				r.Detail = res.LimitText()
 			}
 			return r
 		}}

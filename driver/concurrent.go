@@ -3,12 +3,11 @@ package driver
 import (
 	"context"
 	"fmt"
-	"strings"
+	"io"
 	"time"
 
 	"bmc/encode"
 	"bmc/explicit"
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/seq"
@@ -29,24 +28,9 @@ const untilEnded = 2000
 // When a limit cut the search short (the call depth, the step bound), the
 // smaller bounds are searched too, to say up to which one every
 // execution was covered.
-func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method string, progress io.Writer) (*result.Result, error) {
 	start := time.Now()
-	q := encoded(p, o.StepsStated, o.Progress)
-	method := o.Seq
-	if method == "auto" {
-		// Measured (docs/BENCHMARKS.md): with gini the eager program is
-		// solved fastest on all Bluetooth and permutation cells but
-		// three, where lazy is at most 0.2 s faster; direct is orders of
-		// magnitude slower on Bluetooth. Where the threads loop or
-		// recurse, the answer rests on a proof (unless the user states
-		// the step bound), and PDR proves the interleaving product far
-		// faster than the eager program: dekker.bpl at 2 switches in 6 s
-		// against 285 s.
-		method = "eager"
-		if !o.StepsStated && loops(q) && encode.Supported(q, encode.KindDirect, o.Bounds.Depth) == nil {
-			method = "direct"
-		}
-	}
+	q := encoded(p, o.StepsStated, progress)
 	lo, hi := 0, o.Bounds.Switches
 	if o.Bounds.Rounds > 0 {
 		lo, hi = 1, o.Bounds.Rounds
@@ -60,19 +44,16 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 	}
 	run := func(k int) (*result.Result, error) {
 		bd := bound(k)
-		res, err := checkBound(ctx, p, q, o, method, bd, false)
+		res, err := checkBound(ctx, p, q, o, method, bd, false, progress)
 		if err != nil {
 			return nil, err
 		}
 		if res.Engine == "" {
 			res.Engine = "bmc+" + o.Solver
 		}
-		res.Engine += fmt.Sprintf(", %s sequentialization", method)
-		if method == "direct" {
-			res.Engine = strings.TrimSuffix(res.Engine, ", direct sequentialization") + ", direct interleaving product"
-		}
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
+		res.Engine = bmcEngine(res.Engine, method)
+		if progress != nil {
+			fmt.Fprintf(progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
 		}
 		if res.Verdict == result.Unknown && res.StepsCut {
 			// Say whose steps: the sequential program's are not the
@@ -82,8 +63,8 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 				of = "the interleaving product"
 			}
 			for i, l := range res.Limits {
-				if strings.HasPrefix(l, "step bound") {
-					res.Limits[i] = fmt.Sprintf("step bound reached (executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
+				if l.Kind == result.LimitSteps {
+					res.Limits[i].Detail = fmt.Sprintf("(executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
 				}
 			}
 		}
@@ -115,7 +96,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 				break
 			}
 			if r.Verdict == result.Unknown {
-				note = fmt.Sprintf("smaller bounds were not fully searched: %s", strings.Join(r.Limits, "; "))
+				note = fmt.Sprintf("smaller bounds were not fully searched: %s", r.LimitText())
 				break
 			}
 		}
@@ -125,7 +106,6 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 	case top.Incomplete():
 		// A timeout or the memory limit: nothing more can be searched.
 		top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
-		top.Advice = Advise(top, bound(hi).String())
 		return done(top)
 	case top.Verdict == result.Unknown:
 		// Up to which smaller bound was every execution covered?
@@ -141,7 +121,6 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 			covered = k
 		}
 		top.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
-		top.Advice = Advise(top, bound(hi).String())
 		return done(top)
 	}
 	top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
@@ -162,25 +141,25 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options) (*result.Res
 // proof engine where BMC cannot cover every execution (proveOnly: the
 // proof engine alone). The counterexample is mapped back to an
 // interleaving and replayed on p within bd.
-func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool) (*result.Result, error) {
-	s, err := NewSolver(o.Solver)
+func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool, progress io.Writer) (*result.Result, error) {
+	s, err := newSolver(ctx, o.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	eo := within(o.Bounds, bd)
-	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
-		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress, ProveOnly: proveOnly, IdleCut: q != p}
+	po := bmcOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
+		Proof: &o.Proof, Solver: o.Solver, Progress: progress, ProveOnly: proveOnly, IdleCut: q != p}
 	if method == "direct" {
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
 			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
 		}
-		return BMCDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
+		return bmcDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
 	}
 	sp, err := translation(method)(ctx, q, bd)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []string{halt.Reason(ctx) + " while sequentializing"}}, nil
+		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []result.Limit{result.Stopped(ctx, "while sequentializing")}}, nil
 	case err != nil:
 		return nil, &UsageError{err.Error()}
 	}
@@ -192,7 +171,13 @@ func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string,
 		}
 		return explicit.Replay(p, eo.explicitOptions(), onProgram(p, cs))
 	}
-	return BMC(ctx, sp.Seq, s, po)
+	return bmc(ctx, sp.Seq, s, po)
+}
+
+// bmcEngine adds the encoding named method to the name of an engine
+// (bmc+gini, or pdr+gini after it), as results name it.
+func bmcEngine(engine, method string) string {
+	return engine + ", " + seqWords(method)
 }
 
 // translation is the sequentialization named method: eager or lazy.

@@ -33,13 +33,7 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 	if testing.Short() {
 		t.Skip("minutes of BMC: not with -short")
 	}
-	cases, err := corpus.Load("../../shared/bench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Skip("no corpus at ../../shared/bench")
-	}
+	cases := corpus.Cases(t)
 	type outcome struct{ confirmed, unfinished int }
 	results := make(chan map[string]outcome, len(cases))
 	t.Run("programs", func(t *testing.T) {

@@ -28,7 +28,7 @@ func TestConcurrentDifferential(t *testing.T) {
 		programs = 8
 	}
 	solvers := []string{"gini", "z3"}
-	if _, err := NewSolver("z3"); err != nil {
+	if _, err := newSolver(context.Background(), "z3"); err != nil {
 		solvers = solvers[:1]
 	}
 	type boundKind struct {
@@ -127,6 +127,18 @@ func TestConcurrentDifferential(t *testing.T) {
 				t.Fatalf("seed %d %s/%s, %s up to %d: explicit's smallest violating bound %d, bmc's %d (-1: none)\n%s",
 					seed, method, sv, kind.name, kind.max, want, got, src)
 			}
+		}
+		// The default plan, which races the engines, answers as each does.
+		o := Options{Solver: "gini", MaxSteps: 20, Bounds: DefaultBounds(), Timeout: 60 * time.Second}
+		o.Bounds.Depth = depth
+		kind.set(&o.Bounds, kind.max)
+		res, err := Check(context.Background(), p, o)
+		if err != nil {
+			t.Fatalf("seed %d, the default plan: %v\n%s", seed, err, src)
+		}
+		if (res.Verdict == result.Unsafe) != (want >= 0) || res.Verdict == result.Unknown {
+			t.Fatalf("seed %d, %s up to %d: the default plan says %s (by %s), explicit's smallest violating bound is %d\n%s",
+				seed, kind.name, kind.max, res.Verdict, res.Winner, want, src)
 		}
 	}
 	if violations == 0 || violations == programs {

@@ -1,20 +1,40 @@
 // Package driver runs bmc's pipeline for a question, so that the command
-// line stays thin. It is the only place that chooses: the engine (the
-// explicit checker, or bounded model checking with gini or Z3), the
-// sequentialization of a concurrent program (eager, lazy, or the direct
-// interleaving product), the encoding and the call depth; and the only
-// place above the engines that knows programs: it reads a witness back as
-// steps of the program (through the encoding and the sequentialization),
-// has it replayed on the explicit interpreter before it is shown, and
-// words the result under the verdict rule (a search that a bound the user
-// did not state cut short is unknown). It also holds the time and memory
-// limits and the comparison with Moped.
+// line stays thin. It is the only place that chooses: one function
+// (makePlan) makes the plan of a run from the program and the options
+// (which engines, sequentializations, encodings and proof methods may
+// answer, in which order, on how many cores), and the rest only executes
+// it: the candidates race on the machine's cores, the first decisive
+// answer wins and the others are stopped. It is also the only place above
+// the engines that knows programs: it reads a witness back as steps of
+// the program (through the encoding and the sequentialization), has it
+// replayed on the explicit interpreter before it is shown, and words the
+// result under the verdict rule (a search that a bound the user did not
+// state cut short is unknown). It holds the time and memory limits and
+// the comparison with Moped.
 //
-// Files: driver.go (Check: options, the choice of engine), bmc.go (BMC on
-// one encoded program), unwind.go (loops unwound until the unwinding
-// provably suffices, raced against PDR), prove.go (the proof engines),
-// encoding.go (bmc export), concurrent.go (context bounds deepened one
-// at a time), compare.go (bmc compare), limit.go (time and memory).
+// Files:
+//   - driver.go: the options and the entry points Check, Prove and
+//     Livelock, which make the plan and run it;
+//   - plan.go: the plan (every choice of engine, encoding and method;
+//     the one place that reads "auto");
+//   - portfolio.go: the race of a plan's candidates on the run's cores,
+//     and the cores lent to an engine's own race;
+//   - explicit.go: the explicit engine as a candidate (checks, the
+//     exhaustive search of prove, livelocks);
+//   - bmc.go: BMC on one encoded program (a one-thread program, a
+//     sequentialization, the interleaving product), with its proof
+//     engine behind the step bound;
+//   - unwind.go: loops unwound until the unwinding provably suffices,
+//     raced with PDR;
+//   - concurrent.go: BMC on a concurrent program, the context bounds
+//     deepened one at a time;
+//   - prove.go: the proof engines and certificates;
+//   - lasso.go, lasso_direct.go: livelocks by the lasso translation and
+//     on the interleaving product;
+//   - stutter.go: the idle steps left out before encoding;
+//   - encoding.go: the system bmc export writes;
+//   - compare.go: bmc compare;
+//   - limit.go: time and memory limits.
 //
 // It may import every bmc package but cmd/bmc; explicit is imported only
 // here and in tests.

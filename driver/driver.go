@@ -9,12 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"bmc/encode"
 	"bmc/explicit"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/sat"
-	"bmc/seq"
 	"bmc/smt"
 	"bmc/solver"
 )
@@ -33,9 +31,10 @@ const (
 	MaxSwitches = 64
 )
 
-// Options are a check's engine, solver and bounds.
+// Options are a run's engine, solver and bounds. Engine, Seq and
+// Proof.Method "auto" (or "") leave the choice to the plan (makePlan).
 type Options struct {
-	Engine string // auto: bmc for one thread or a bounded check, explicit otherwise
+	Engine string // check: auto, bmc or explicit
 	Solver string
 	Seq    string // concurrent programs on the bmc engine: auto, eager, lazy or direct
 	// MaxSteps bounds the bmc engine's unrolling of a program with loops
@@ -48,15 +47,24 @@ type Options struct {
 	// the program (or its sequentialization) is loop-free and
 	// non-recursive and could be encoded whole (encode.Whole).
 	Frames bool
-	// Timeout and MaxMemory (bytes) end a check with an unknown verdict
-	// (0: no limit). A caller that limits more than the check (loading
+	// Timeout and MaxMemory (bytes) end a run with an unknown verdict
+	// (0: no limit). A caller that limits more than the run (loading
 	// the program, too) leaves them 0 and passes a context from Limit.
 	Timeout   time.Duration
 	MaxMemory int64
 	Progress  io.Writer // nil: quiet
-	Bounds    Bounds
-	// Proof decides, on the bmc engine, executions longer than the step
-	// bound when the user did not state it (Method "": auto).
+	// Verbose, when not nil, receives the plan before it runs.
+	Verbose io.Writer
+	// Cores is how many cores the plan may keep busy (0: the machine's).
+	Cores  int
+	Bounds Bounds
+	// ThreadsStated says the user gave the thread bound: a plan none of
+	// whose engines reads it refuses it (as the command line refuses the
+	// flags the engines it pins do not read).
+	ThreadsStated bool
+	// Proof chooses the proof engine: of bmc prove, and of BMC on a
+	// program whose executions may be longer than the step bound when
+	// the user did not state it.
 	Proof ProofOptions
 }
 
@@ -94,11 +102,14 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// NewSolver returns the named solver.
-func NewSolver(name string) (solver.Solver, error) {
+// newSolver returns the named solver. Gini borrows the run's cores for
+// its own race (sat.Solver.SetBorrow, cores).
+func newSolver(ctx context.Context, name string) (solver.Solver, error) {
 	switch name {
 	case "gini":
-		return sat.New(), nil
+		s := sat.New()
+		s.SetBorrow(func() (func(), bool) { return borrow(ctx) })
+		return s, nil
 	case "z3":
 		s, err := smt.New()
 		if errors.Is(err, smt.ErrNoZ3) {
@@ -109,9 +120,18 @@ func NewSolver(name string) (solver.Solver, error) {
 	return nil, &UsageError{fmt.Sprintf("unknown solver %q (available: gini, z3)", name)}
 }
 
-// checkNames checks the names o gives (the engine's too, with engine)
-// against the lists above.
-func (o Options) checkNames(engine bool) error {
+// complete fills in the defaults of o and checks every name, whether or
+// not an engine of the plan will read it (engine: the engine's too).
+func (o *Options) complete(engine bool) error {
+	if o.Engine == "" {
+		o.Engine = "auto"
+	}
+	if o.Seq == "" {
+		o.Seq = "auto"
+	}
+	if o.Proof.Method == "" {
+		o.Proof.Method = "auto"
+	}
 	checks := []struct {
 		what, name string
 		names      []string
@@ -130,158 +150,55 @@ func (o Options) checkNames(engine bool) error {
 	return nil
 }
 
-// complete fills in the defaults of o and checks every name, whether or
-// not the engine will read it.
-func (o *Options) complete() error {
-	if o.Seq == "" {
-		o.Seq = "auto"
-	}
-	if o.Proof.Method == "" {
-		o.Proof.Method = "auto"
-	}
-	return o.checkNames(true)
+// Check searches p for a violation within o's bounds. Errors are
+// *UsageError for requests that do not fit the program, others internal.
+func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+	return run(ctx, p, o, safety, result.LassoBound{})
 }
 
-// Check runs the chosen engine on p. Errors are *UsageError for requests
-// that do not fit the program, others internal.
-func Check(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+// Prove proves p safe for executions of any length: a sequential program
+// within the call depth; a concurrent one within the rounds or switches
+// of o.Bounds or, with neither, for every interleaving. The depth bound
+// counts as shown sufficient only when no execution overflows it. Errors
+// are *UsageError for requests that do not fit the program, others
+// internal.
+func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+	return run(ctx, p, o, proof, result.LassoBound{})
+}
+
+// Livelock searches p for a livelock within lb: a fair execution that
+// after lb.Stem rounds repeats a loop of lb.Loop rounds forever
+// (docs/SEMANTICS.md, "Livelocks"). A livelock is shown only after its
+// stem and loop replay on the explicit interpreter, the loop coming back
+// and meeting the fairness.
+func Livelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound) (*result.Result, error) {
+	return run(ctx, p, o, livelock, lb)
+}
+
+// run makes the plan for question q and runs it within o's limits.
+func run(ctx context.Context, p *ir.Program, o Options, q question, lb result.LassoBound) (*result.Result, error) {
+	start := time.Now()
 	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
 	defer stop()
-	if err := o.complete(); err != nil {
-		return nil, err
-	}
-	if o.Bounds.Rounds > MaxRounds {
-		return nil, &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, o.Bounds.Rounds)}
-	}
-	if o.Bounds.Switches > MaxSwitches {
-		return nil, &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, o.Bounds.Switches)}
-	}
-	if o.Engine == "explicit" && o.Seq != "auto" {
-		return nil, &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
-	}
-	sequential := encode.Supported(p, encode.KindSequential, o.Bounds.Depth)
-	bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0
-	concurrentBMC := func() error {
-		if !bounded {
-			return fmt.Errorf("the bmc engine needs a bound for a concurrent program: -k K or --switches N")
-		}
-		if o.Seq == "direct" {
-			if err := encode.Supported(p, encode.KindDirect, o.Bounds.Depth); err != nil {
-				return fmt.Errorf("%v; use --engine explicit", err)
-			}
-			return nil
-		}
-		if err := seq.Supported(p); err != nil {
-			return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
-		}
-		bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
-		if bd.Rounds > 0 {
-			bd.Switches = 0
-		}
-		return SeqFits(p, bd, MemoryLimit(ctx))
-	}
-	eng := o.Engine
-	switch eng {
-	case "auto":
-		// Concurrent programs go to BMC only when a sequentialization is
-		// asked for: on the examples and the corpus the explicit search
-		// is still faster (docs/BENCHMARKS.md).
-		eng = "explicit"
-		if sequential == nil {
-			eng = "bmc"
-		} else if o.Seq != "auto" {
-			if err := concurrentBMC(); err != nil {
-				return nil, &UsageError{err.Error()}
-			}
-			eng = "bmc"
-		}
-	case "bmc":
-		if sequential != nil {
-			if err := concurrentBMC(); err != nil {
-				return nil, &UsageError{err.Error()}
-			}
-		}
-	}
-	if eng == "explicit" {
-		return checkExplicit(ctx, p, o)
-	}
-	if sequential != nil {
-		return checkConcurrent(ctx, p, o)
-	}
-	start := time.Now()
-	s, err := NewSolver(o.Solver)
+	pl, err := makePlan(ctx, p, o, q, lb)
 	if err != nil {
 		return nil, err
 	}
-	q := encoded(p, o.StepsStated, o.Progress)
-	res, err := BMC(ctx, q, s, BMCOptions{
-		Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, Unwind: !o.Frames, Progress: o.Progress,
-		Proof: &o.Proof, Solver: o.Solver, IdleCut: q != p, Replay: sequentialReplay(p, o.Bounds.Depth)})
-	s.Close()
-	if err != nil || res.Verdict != result.Unknown {
-		return res, err
+	if o.Verbose != nil {
+		pl.WriteTo(o.Verbose)
 	}
-	if o.Engine == "auto" && res.StepsCut && !res.Incomplete() {
-		// The step bound, which the user did not state, cut the search:
-		// the explicit search needs none (it may still meet the depth
-		// bound, as BMC did).
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "bmc: %s; the explicit engine goes on\n", strings.Join(res.Limits, "; "))
-		}
-		ex, err := checkExplicit(ctx, p, o)
-		if err != nil {
-			return nil, err
-		}
-		ex.Engine = fmt.Sprintf("explicit, after %s stopped at %d steps", res.Engine, res.Bound)
-		ex.Elapsed = time.Since(start)
-		return ex, nil
-	}
-	res.Advice = Advise(res, "")
-	return res, nil
-}
-
-// checkExplicit runs the explicit engine.
-func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	c, err := explicit.New(p, o.Bounds.explicitOptions())
+	res, err := pl.run(ctx, o.Progress)
 	if err != nil {
-		return nil, &UsageError{err.Error()}
+		return nil, err
 	}
-	res := c.Run(ctx)
-	if res.Verdict == result.Unknown {
-		res.Advice = Advise(res, "")
+	res.Lasso = q == livelock
+	if res.Verdict == result.Unknown && res.Advice == "" {
+		within := ""
+		if bd, ok := contextBound(o.Bounds); ok && q == safety {
+			within = bd.String()
+		}
+		res.Advice = res.Advise(within, q == proof)
 	}
+	res.Elapsed = time.Since(start)
 	return res, nil
-}
-
-// Advise says what would decide a question a limit left open: for each
-// limit, the option that moves it, and for the step bound of the bmc
-// engine, the engine that needs none. within names the context bound of
-// a concurrent program ("" for a sequential one).
-func Advise(r *result.Result, within string) string {
-	var out []string
-	for _, l := range r.Limits {
-		var a string
-		switch {
-		case strings.HasPrefix(l, "step bound"):
-			a = fmt.Sprintf("--max-steps N above %d searches longer executions (a bounded answer)", r.Bound)
-			a += "; --engine explicit explores every execution"
-			if within != "" {
-				a += " within " + within
-			}
-		case strings.HasPrefix(l, "depth bound"):
-			a = "a larger --depth (a program that recurses without bound needs a proof)"
-		case strings.HasPrefix(l, "thread bound"):
-			a = "a larger --max-threads"
-		case strings.HasPrefix(l, "state limit"):
-			a = "a larger --max-states"
-		case strings.HasPrefix(l, "memory limit"):
-			a = "a larger --max-memory"
-		case strings.HasPrefix(l, "timeout"):
-			a = "a longer --timeout"
-		}
-		if a != "" && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	return strings.Join(out, "; ")
 }

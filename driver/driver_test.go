@@ -27,7 +27,7 @@ func TestUsageErrors(t *testing.T) {
 		mod  func(*Options)
 		want string // substring of a *UsageError; "" for success
 	}{
-		{"auto on one thread is bmc", seq, func(o *Options) {}, ""},
+		{"auto on one thread races bmc and explicit", seq, func(o *Options) {}, ""},
 		{"auto on threads is explicit", conc, func(o *Options) {}, ""},
 		{"unknown engine", seq, func(o *Options) { o.Engine = "magic" }, `unknown engine "magic"`},
 		{"unknown solver", seq, func(o *Options) { o.Solver = "foo" }, `unknown solver "foo"`},
@@ -61,8 +61,9 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want a usage error with %q", c.name, err, c.want)
 		}
 	}
+	// Auto races BMC and the explicit engine on a one-thread program.
 	res, _ := Check(context.Background(), seq, base)
-	if res.Engine != "bmc+gini" || res.Verdict != result.Unsafe {
-		t.Errorf("auto on one thread: %s %s", res.Engine, res.Verdict)
+	if len(res.Plan) != 2 || res.Plan[0].Engine != "bmc+gini" || res.Plan[1].Engine != "explicit" || res.Verdict != result.Unsafe {
+		t.Errorf("auto on one thread: %s by %s, plan %v", res.Verdict, res.Engine, res.Plan)
 	}
 }

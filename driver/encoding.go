@@ -24,8 +24,8 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 	p = encoded(p, false, nil)
 	bounded := b.Rounds > 0 || b.Switches >= 0
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
-		if method != "auto" {
-			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", method)}
+		if m := pinsOf(Options{Seq: method}).seq; m != "" {
+			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
 		}
 		frames, _ := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, b.Depth)
 		return encode.Sequential(ctx, p, encode.Options{Depth: frames})
@@ -34,8 +34,8 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 	if bd.Rounds > 0 {
 		bd.Switches = 0
 	}
-	switch method {
-	case "auto", "direct":
+	switch ExportMethod(method) {
+	case "direct":
 		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
 			return nil, &UsageError{err.Error()}
 		}

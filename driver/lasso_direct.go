@@ -3,12 +3,12 @@ package driver
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/solver"
@@ -21,13 +21,14 @@ import (
 // there is none, or finds one too), each on its own copy of the system.
 // The livelock is replayed on the explicit interpreter before it is
 // returned, as the translation's is.
-func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, eo explicit.Options) (*result.Result, error) {
+func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, progress io.Writer) (*result.Result, error) {
 	start := time.Now()
+	eo := o.Bounds.explicitOptions()
 	lo, exact := lassoOptions(p, o.Bounds.Depth, lb)
 	// stopped is the answer when ctx ends while encoding.
 	stopped := func() *result.Result {
 		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
-			Limits: []string{halt.Reason(ctx) + " while encoding"}}
+			Limits: []result.Limit{result.Stopped(ctx, "while encoding")}}
 	}
 	first, err := encode.DirectLasso(ctx, p, lo)
 	switch {
@@ -36,12 +37,12 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 	case err != nil:
 		return nil, &UsageError{fmt.Sprintf("--lasso --seq direct: %v", err)}
 	}
-	po := BMCOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
-		Proof: &o.Proof, Solver: o.Solver, Progress: o.Progress}
+	po := bmcOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
+		Proof: &o.Proof, Solver: o.Solver, Progress: progress}
 	// run decides the question on m by check, or (bmc) by lassoBMC; m
 	// nil is a copy of the system of its own, as the engines that race
 	// each need one (the witness is read by adding nodes to it).
-	run := func(ctx context.Context, m encode.LassoModel, po BMCOptions, bmc bool) (*result.Result, error) {
+	run := func(ctx context.Context, m encode.LassoModel, po bmcOptions, bmc bool) (*result.Result, error) {
 		if m == nil {
 			var err error
 			if m, err = encode.DirectLasso(ctx, p, lo); err != nil {
@@ -51,7 +52,7 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 				return nil, err
 			}
 		}
-		s, err := NewSolver(o.Solver)
+		s, err := newSolver(ctx, o.Solver)
 		if err != nil {
 			return nil, err
 		}
@@ -72,16 +73,16 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 		if po.Progress != nil {
 			po.Progress = &lockedWriter{w: po.Progress} // the engines report side by side
 		}
-		// BMC races the proof engine asked for; auto races improved
-		// k-induction and PDR, of which neither is the faster on all
-		// programs (PDR last: its answer is the one kept when none
-		// decides).
+		// BMC races the proof engine asked for; where the plan leaves
+		// the method to it, improved k-induction and PDR, of which
+		// neither is the faster on all programs (PDR last: its answer is
+		// the one kept when none decides).
 		proof := po
 		proof.ProveOnly = true
 		engines := []func(context.Context) (*result.Result, error){
 			func(ctx context.Context) (*result.Result, error) { return run(ctx, first, po, true) },
 		}
-		if o.Proof.Method == "auto" {
+		if unwindingAllowed(&o.Proof) {
 			kind := proof
 			kind.Proof = &ProofOptions{Method: "kind", MaxK: o.Proof.MaxK}
 			engines = append(engines, func(ctx context.Context) (*result.Result, error) { return run(ctx, nil, kind, false) })
@@ -138,7 +139,7 @@ const lassoStride = 8
 // apart, up to po.MaxSteps: a query at bound k covers every shorter
 // path, as the property of encode.DirectLasso holds from the closing
 // frame on. It finds a livelock or leaves the question open.
-func lassoBMC(ctx context.Context, p *ir.Program, m encode.Model, s solver.Solver, po BMCOptions) (*result.Result, error) {
+func lassoBMC(ctx context.Context, p *ir.Program, m encode.Model, s solver.Solver, po bmcOptions) (*result.Result, error) {
 	start := time.Now()
 	sys := m.System()
 	b := engine.NewBMC(sys, s)
@@ -151,7 +152,7 @@ func lassoBMC(ctx context.Context, p *ir.Program, m encode.Model, s solver.Solve
 		case solver.Sat:
 			return counterexample(p, m, &engine.Outcome{Status: solver.Sat, Bound: k, Witness: b.Witness(k)}, res, po)
 		case solver.Unknown:
-			res.Limits = append(res.Limits, fmt.Sprintf("%s at bound %d", stopReason(ctx), k))
+			res.Limits = append(res.Limits, stopped(ctx, fmt.Sprintf("at bound %d", k)))
 			return res, nil
 		}
 		if po.Progress != nil {
@@ -159,7 +160,7 @@ func lassoBMC(ctx context.Context, p *ir.Program, m encode.Model, s solver.Solve
 		}
 		if k == po.MaxSteps {
 			res.StepsCut = true
-			res.Limits = append(res.Limits, fmt.Sprintf("step bound reached (executions longer than %d steps were not explored)", k))
+			res.Limits = append(res.Limits, result.NewLimit(result.LimitSteps, "(executions longer than %d steps were not explored)", k))
 			return res, nil
 		}
 	}

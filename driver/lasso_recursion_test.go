@@ -61,7 +61,7 @@ thread void spinner() begin retry(); end`), ir.Options{})
 			if res.Verdict != c.want || !strings.Contains(res.Engine, c.engine) {
 				t.Fatalf("%s by %s %v, want %s by %s", res.Verdict, res.Engine, res.Limits, c.want, c.engine)
 			}
-			if c.limit != "" && (len(res.Limits) == 0 || !strings.Contains(res.Limits[0], c.limit) || !strings.Contains(res.Advice, "--depth")) {
+			if c.limit != "" && (len(res.Limits) == 0 || !strings.Contains(res.Limits[0].String(), c.limit) || !strings.Contains(res.Advice, "--depth")) {
 				t.Fatalf("limits %v, advice %q: want one about %q, and advice on --depth", res.Limits, res.Advice, c.limit)
 			}
 		})

@@ -11,17 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/seq"
 )
-
-// MemoryLimitError is the cause of a context ended by Limit because the
-// process grew beyond its memory limit.
-type MemoryLimitError struct{ Limit int64 }
-
-func (e *MemoryLimitError) Error() string {
-	return fmt.Sprintf("memory limit (%s)", FormatBytes(e.Limit))
-}
 
 // memoryPoll is how often Limit measures the process: often enough that a
 // run allocating as fast as Go can (a few GB/s) overshoots the limit by a
@@ -31,7 +24,7 @@ const memoryPoll = 20 * time.Millisecond
 // Limit returns a context that ends after timeout (when positive) or as
 // soon as the process's resident memory exceeds maxMemory bytes (when
 // positive); context.Cause then is context.DeadlineExceeded or a
-// *MemoryLimitError. Every stage of a run (loading, sequentializing,
+// *halt.MemoryLimitError. Every stage of a run (loading, sequentializing,
 // encoding, solving, the explicit search) watches the context, so that
 // both limits end the run with an answer instead of an endless or
 // unbounded one. The Go heap is also told the limit, so that garbage is
@@ -56,7 +49,7 @@ func Limit(parent context.Context, timeout time.Duration, maxMemory int64) (cont
 				return
 			case <-t.C:
 				if residentBytes() > maxMemory {
-					cancel(&MemoryLimitError{maxMemory})
+					cancel(&halt.MemoryLimitError{Limit: FormatBytes(maxMemory)})
 					return
 				}
 			}

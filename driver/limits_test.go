@@ -63,7 +63,7 @@ func TestDeadlineHolds(t *testing.T) {
 		if took > timeout+time.Second {
 			t.Errorf("%s: --timeout %v ended after %v", c.name, timeout, took.Round(time.Millisecond))
 		}
-		if res.Verdict != result.Unknown || !res.Incomplete() || !strings.Contains(strings.Join(res.Limits, " "), "timeout") {
+		if res.Verdict != result.Unknown || !res.Incomplete() || !strings.Contains(res.LimitText(), "timeout") {
 			t.Errorf("%s: %s %v, want unknown: timeout", c.name, res.Verdict, res.Limits)
 		}
 	}
@@ -85,7 +85,7 @@ func TestMemoryLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict != result.Unknown || !strings.Contains(strings.Join(res.Limits, " "), "memory limit") || !res.Incomplete() {
+	if res.Verdict != result.Unknown || !strings.Contains(res.LimitText(), "memory limit") || !res.Incomplete() {
 		t.Fatalf("%s %v, want unknown: memory limit", res.Verdict, res.Limits)
 	}
 

@@ -92,9 +92,9 @@ func (c loopCase) bound() int { return max(c.switches, c.rounds) }
 
 // onlyDepth says that every limit of an explicit search is the call-depth
 // bound, one the user states: such an unknown is the honest answer.
-func onlyDepth(limits []string) bool {
+func onlyDepth(limits []result.Limit) bool {
 	for _, l := range limits {
-		if !strings.HasPrefix(l, "depth bound") {
+		if l.Kind != result.LimitDepth {
 			return false
 		}
 	}
@@ -118,7 +118,7 @@ func TestLoopsDifferential(t *testing.T) {
 	if testing.Short() {
 		programs = 10
 	}
-	_, err := NewSolver("z3")
+	_, err := newSolver(context.Background(), "z3")
 	z3 := err == nil
 	counts := map[string]int{}
 	start := time.Now()
@@ -171,7 +171,7 @@ func TestLoopsDifferential(t *testing.T) {
 			if len(got.Limits) == 0 {
 				fail("bmc says unknown without naming a limit")
 			}
-			if anyHasPrefix(got.Limits, "timeout") {
+			if anyOf(got.Limits, result.LimitTimeout) {
 				outcome = "bmc timeout"
 			}
 		}
@@ -206,9 +206,9 @@ func logOutcomes(t *testing.T, programs int, start time.Time, counts map[string]
 }
 
 // anyHasPrefix says that some string of ss starts with prefix.
-func anyHasPrefix(ss []string, prefix string) bool {
-	for _, s := range ss {
-		if strings.HasPrefix(s, prefix) {
+func anyOf(limits []result.Limit, k result.LimitKind) bool {
+	for _, l := range limits {
+		if l.Kind == k {
 			return true
 		}
 	}

@@ -52,18 +52,18 @@ type Certificate struct {
 // stack, no free thread slot), each only if BMC has not already seen it
 // (seen, by index in limits). A violation is replayed as BMC's are; a
 // reachable limit leaves the answer unknown, as in BMC.
-func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName string, opts BMCOptions) (*result.Result, error) {
+func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName string, opts bmcOptions) (*result.Result, error) {
 	sys := m.System()
 	res := &result.Result{Engine: proofEngine(po.Method) + "+" + solverName}
-	newSolver := func() solver.Solver {
-		s, err := NewSolver(solverName)
+	solvers := func() solver.Solver {
+		s, err := newSolver(ctx, solverName)
 		if err != nil {
 			// The name was checked before any engine ran.
 			panic(err)
 		}
 		return s
 	}
-	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: newSolver, Progress: opts.Progress}
+	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solvers, Progress: opts.Progress}
 	if task.MaxK == 0 {
 		task.MaxK = DefaultMaxK
 	}
@@ -118,7 +118,7 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		if target != viol {
 			what = "a violation or a limit of the encoding (a full call stack or thread table)"
 		}
-		return proofOpen(p, m, pf, res, what, opts.Depth)
+		return proofOpen(ctx, p, m, pf, res, what, opts.Depth)
 	}
 	res.Proof = proofStats(pf, po.Method)
 	res.Bound = pf.Bound
@@ -126,12 +126,12 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		// Say what was proved: the violation is unreachable on every
 		// execution the limits do not cut.
 		res.Verdict = result.Unknown
-		res.Limits = append(res.Limits, fmt.Sprintf("no violation on any execution that stays within them (proved: %s)", res.Proof))
+		res.Limits = append(res.Limits, result.NewLimit(result.LimitProved, "no violation on any execution that stays within them (proved: %s)", res.Proof))
 		res.Proof = ""
 		return res, nil
 	}
 	res.Verdict = result.Safe
-	if po.Certificate != nil && (po.Method == "pdr" || po.Method == "auto") {
+	if po.Certificate != nil && proofEngine(po.Method) == "pdr" {
 		// (An empty invariant certifies a target no state can meet.)
 		po.Certificate.Sys, po.Certificate.Target, po.Certificate.Invariant = sys, target, pf.Invariant
 		po.Certificate.Notes = slotNotes(p)
@@ -139,7 +139,7 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	return res, nil
 }
 
-// proofEngine names the engine of a method.
+// proofEngine names the engine of a method (auto: PDR).
 func proofEngine(method string) string {
 	switch method {
 	case "kind":
@@ -152,7 +152,7 @@ func proofEngine(method string) string {
 
 // proofStats words what a proof rests on.
 func proofStats(pf *engine.Proof, method string) string {
-	if method == "pdr" || method == "auto" {
+	if proofEngine(method) == "pdr" {
 		lits := 0
 		for _, c := range pf.Invariant {
 			lits += len(c)
@@ -166,10 +166,18 @@ func proofStats(pf *engine.Proof, method string) string {
 // deciding whether what is reachable: its reason, and a counterexample to
 // induction, when there is one, as the program's statements (a path from
 // a state that need not be reachable: not a bug).
-func proofOpen(p *ir.Program, m encode.Model, pf *engine.Proof, res *result.Result, what string, depth int) (*result.Result, error) {
+func proofOpen(ctx context.Context, p *ir.Program, m encode.Model, pf *engine.Proof, res *result.Result, what string, depth int) (*result.Result, error) {
 	res.Verdict = result.Unknown
 	res.Bounds = fmt.Sprintf("executions of any length, call depth %d", depth)
-	res.Limits = append(res.Limits, fmt.Sprintf("%s: no proof that %s is unreachable", pf.Reason, what))
+	detail := fmt.Sprintf(": no proof that %s is unreachable", what)
+	switch {
+	case pf.AtMaxK:
+		res.Limits = append(res.Limits, result.Limit{Kind: result.LimitProofBound, Detail: pf.Reason + detail})
+	case ctx.Err() != nil:
+		res.Limits = append(res.Limits, result.Stopped(ctx, detail))
+	default:
+		res.Limits = append(res.Limits, result.Limit{Kind: result.LimitSolver, Detail: "(" + pf.Reason + ")" + detail})
+	}
 	if pf.CTI != nil {
 		sys := m.System()
 		k := len(pf.CTI.Latches) - 1
@@ -304,118 +312,52 @@ func slotNotes(p *ir.Program) []string {
 	return out
 }
 
-// Prove proves p safe for executions of any length with a proof engine
-// (o.Proof): a sequential program within the call depth; a concurrent
-// one within the rounds or switches of o.Bounds through the
-// sequentialization o.Seq (eager, lazy; direct, and auto where the
-// program fits it: the interleaving product), or, with neither bound, for every interleaving through the
-// interleaving product. The depth bound counts as shown sufficient only
-// when no execution overflows it. Errors are *UsageError for requests
-// that do not fit the program, others internal.
-func Prove(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
-	defer stop()
-	if o.Seq == "" || o.Seq == "auto" {
-		// PDR proves the interleaving product far faster than the eager
-		// program (dekker.bpl at 2 switches: 6 s against 285 s).
-		o.Seq = "eager"
-		if encode.Supported(p, encode.KindDirect, o.Bounds.Depth) == nil {
-			o.Seq = "direct"
-		}
-	}
-	if o.Proof.Method == "" {
-		o.Proof.Method = "auto"
-	}
-	if err := o.checkNames(false); err != nil {
-		return nil, err
-	}
-	s, err := NewSolver(o.Solver)
+// proveSequential proves a one-thread program with the proof engine of
+// o.Proof on its own encoding.
+func proveSequential(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
+	s, err := newSolver(ctx, o.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	po := BMCOptions{Depth: o.Bounds.Depth, Proof: &o.Proof, Solver: o.Solver, ProveOnly: true, Progress: o.Progress}
-	q := encoded(p, false, o.Progress)
-	var res *result.Result
-	switch bounded := o.Bounds.Rounds > 0 || o.Bounds.Switches >= 0; {
-	case encode.Supported(p, encode.KindSequential, o.Bounds.Depth) == nil:
-		po.Replay, po.IdleCut = sequentialReplay(p, o.Bounds.Depth), q != p
-		res, err = BMC(ctx, q, s, po)
-	case bounded:
-		if err := proveFits(ctx, p, o); err != nil {
-			return nil, &UsageError{err.Error()}
-		}
-		bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
-		if bd.Rounds > 0 {
-			bd.Switches = 0
-		}
-		res, err = checkBound(ctx, p, q, o, o.Seq, bd, true)
-		if res != nil {
-			res.Bounds = bd.String() + ", " + res.Bounds
-			res.Engine += fmt.Sprintf(", %s sequentialization", o.Seq)
-			if o.Seq == "direct" {
-				res.Engine = strings.TrimSuffix(res.Engine, ", direct sequentialization") + ", direct interleaving product"
-			}
-		}
-	default:
-		// Every interleaving: the interleaving product with no bound on
-		// the context switches.
-		if err := encode.Supported(p, encode.KindDirect, o.Bounds.Depth); err != nil {
-			return nil, &UsageError{err.Error()}
-		}
-		eo := o.Bounds
-		eo.Switches, eo.Rounds = -1, 0
-		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
-		}
-		res, err = BMCDirect(ctx, q, s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
-		if res != nil {
-			res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
-			res.Engine += ", direct interleaving product"
-		}
-	}
-	if err != nil || res == nil {
-		return res, err
-	}
-	if res.Verdict == result.Unknown {
-		res.Advice = proofAdvice(res)
-	}
-	return res, nil
+	q := encoded(p, false, progress)
+	return bmc(ctx, q, s, bmcOptions{Depth: o.Bounds.Depth, Proof: &o.Proof, Solver: o.Solver, ProveOnly: true, Progress: progress,
+		Replay: sequentialReplay(p, o.Bounds.Depth), IdleCut: q != p})
 }
 
-// proveFits refuses what cannot be proved within a context bound: a
-// program the sequentializations do not take, or one whose
-// sequentialization would not fit in memory.
-func proveFits(ctx context.Context, p *ir.Program, o Options) error {
-	if o.Seq == "direct" {
-		return encode.Supported(p, encode.KindDirect, o.Bounds.Depth)
-	}
-	if err := seq.Supported(p); err != nil {
-		return fmt.Errorf("the program cannot be sequentialized: %v; use --seq direct", err)
-	}
-	bd := seq.Bound{Rounds: o.Bounds.Rounds, Switches: o.Bounds.Switches}
+// proveBounded proves a concurrent program within bd with the proof
+// engine of o.Proof on the sequentialization named method.
+func proveBounded(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound, progress io.Writer) (*result.Result, error) {
 	if bd.Rounds > 0 {
 		bd.Switches = 0
 	}
-	return SeqFits(p, bd, MemoryLimit(ctx))
+	res, err := checkBound(ctx, p, encoded(p, false, progress), o, method, bd, true, progress)
+	if res != nil {
+		res.Bounds = bd.String() + ", " + res.Bounds
+		res.Engine = bmcEngine(res.Engine, method)
+	}
+	return res, err
 }
 
-// proofAdvice says what may decide a proof left open.
-func proofAdvice(r *result.Result) string {
-	var out []string
-	for _, l := range r.Limits {
-		switch {
-		case strings.HasPrefix(l, "frame bound"), strings.Contains(l, "k bound"):
-			out = append(out, "a larger --max-k, or another --method")
-		case strings.HasPrefix(l, "depth bound"):
-			out = append(out, "a larger --depth (a program that recurses without bound cannot be proved within one)")
-		case strings.HasPrefix(l, "thread bound"):
-			out = append(out, "a larger --max-threads")
-		case strings.HasPrefix(l, "timeout"):
-			out = append(out, "a longer --timeout, or another --method")
-		case strings.HasPrefix(l, "memory limit"):
-			out = append(out, "a larger --max-memory")
-		}
+// proveProduct proves a concurrent program for every interleaving with
+// the proof engine of o.Proof on the interleaving product with no bound
+// on the context switches.
+func proveProduct(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
+	s, err := newSolver(ctx, o.Solver)
+	if err != nil {
+		return nil, err
 	}
-	return strings.Join(slices.Compact(out), "; ")
+	defer s.Close()
+	eo := o.Bounds
+	eo.Switches, eo.Rounds = -1, 0
+	po := bmcOptions{Depth: o.Bounds.Depth, Proof: &o.Proof, Solver: o.Solver, ProveOnly: true, Progress: progress,
+		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
+			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
+		}}
+	res, err := bmcDirect(ctx, encoded(p, false, progress), s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
+	if res != nil {
+		res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
+		res.Engine += ", direct interleaving product"
+	}
+	return res, err
 }

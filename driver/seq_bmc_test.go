@@ -21,7 +21,7 @@ import (
 func checkBMC(sp *seq.Program, s solver.Solver, depth, steps int) (*result.Result, error) {
 	eo := explicit.DefaultOptions()
 	eo.Depth = depth
-	return BMC(context.Background(), sp.Seq, s, BMCOptions{
+	return bmc(context.Background(), sp.Seq, s, bmcOptions{
 		Depth: depth, MainFrame: true, MaxSteps: steps,
 		Replay: func(st []result.ReplayStep) (*result.Trace, error) {
 			cs, err := sp.Interleave(st)

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,17 +19,10 @@ type corpusProgram struct {
 }
 
 // sequentialCorpus loads the sequential programs of the corpus whose
-// manifest gives a verdict; with no corpus, tb is skipped.
+// manifest gives a verdict; with no corpus, tb is skipped (corpus.Cases).
 func sequentialCorpus(tb testing.TB) []corpusProgram {
-	cases, err := corpus.Load("../../shared/bench")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(cases) == 0 {
-		tb.Skip("no corpus at ../../shared/bench")
-	}
 	var out []corpusProgram
-	for _, c := range cases {
+	for _, c := range corpus.Cases(tb) {
 		if c.Kind != "sequential" || c.Expected != "safe" && c.Expected != "unsafe" {
 			continue
 		}
@@ -62,7 +54,7 @@ func TestCorpusSequential(t *testing.T) {
 		for name, mk := range runs {
 			s := mk()
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			res, err := BMC(ctx, p, s, BMCOptions{Depth: 16, MaxSteps: 50, Unwind: name == "gini, unwound"})
+			res, err := bmc(ctx, p, s, bmcOptions{Depth: 16, MaxSteps: 50, Unwind: name == "gini, unwound"})
 			cancel()
 			s.Close()
 			if err != nil {
@@ -81,9 +73,9 @@ func TestCorpusSequential(t *testing.T) {
 }
 
 // honest says that every limit is the depth or the step bound.
-func honest(limits []string) bool {
+func honest(limits []result.Limit) bool {
 	for _, l := range limits {
-		if !strings.HasPrefix(l, "depth bound") && !strings.HasPrefix(l, "step bound") {
+		if l.Kind != result.LimitDepth && l.Kind != result.LimitSteps {
 			return false
 		}
 	}

@@ -44,17 +44,14 @@ func TestDifferentialSequential(t *testing.T) {
 			counts["explicit incomplete"]++
 			continue
 		}
-		depthHit := false
-		for _, l := range ex.Limits {
-			depthHit = depthHit || strings.HasPrefix(l, "depth bound")
-		}
+		depthHit := ex.DepthHit()
 		runs := testsolvers.All(t)
 		if seed%4 == 0 { // also the encoding with one statement per step
 			runs["gini, small steps"] = runs["gini"]
 		}
 		for name, mk := range runs {
 			s := mk()
-			res, err := BMC(context.Background(), p, s, BMCOptions{Depth: depth, MaxSteps: bound, SmallSteps: name == "gini, small steps"})
+			res, err := bmc(context.Background(), p, s, bmcOptions{Depth: depth, MaxSteps: bound, SmallSteps: name == "gini, small steps"})
 			s.Close()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)
@@ -111,7 +108,7 @@ func TestDifferentialUnwound(t *testing.T) {
 		}
 		for name, mk := range testsolvers.All(t) {
 			s := mk()
-			res, err := BMC(context.Background(), p, s, BMCOptions{Depth: depth, MaxSteps: 1, Unwind: true})
+			res, err := bmc(context.Background(), p, s, bmcOptions{Depth: depth, MaxSteps: 1, Unwind: true})
 			s.Close()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)

@@ -29,17 +29,17 @@ import (
 // It returns nil when the unwinding outgrows the encoding's bound on
 // locations (or ctx ends while it encodes), so that the caller's other
 // method answers.
-func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, opts BMCOptions) (*result.Result, error) {
+func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, opts bmcOptions) (*result.Result, error) {
 	start := time.Now()
 	iterations := map[encode.Loop]int{}
-	for round := 1; ; round++ {
+	for round := 1; ; round++ { // an unwinding
 		m, err := encode.Unwind(ctx, p, frames, iterations)
 		if err != nil {
 			return nil, nil
 		}
 		sys := m.System()
 		viol := sys.Bad[encode.PropViolation].Lit
-		s, err := NewSolver(solverName)
+		s, err := newSolver(ctx, solverName)
 		if err != nil {
 			return nil, err
 		}
@@ -55,11 +55,11 @@ func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, 
 			most = max(most, n)
 		}
 		res := &result.Result{Engine: "bmc+" + s.Name(), Elapsed: time.Since(start),
-			Stats: fmt.Sprintf("loops unwound to at most %d iterations in %d rounds, %d inputs, %d nodes", most, round, len(sys.Inputs()), sys.NumVars())}
+			Stats: fmt.Sprintf("loops unwound to at most %d iterations in %s, %d inputs, %d nodes", most, result.Plural(round, "unwinding"), len(sys.Inputs()), sys.NumVars())}
 		switch out.Status {
 		case solver.Unknown:
 			res.Verdict = result.Unknown
-			res.Limits = []string{fmt.Sprintf("%s with the loops unwound to at most %d iterations", stopReason(ctx), most)}
+			res.Limits = []result.Limit{stopped(ctx, fmt.Sprintf("with the loops unwound to at most %d iterations", most))}
 			return res, nil
 		case solver.Unsat:
 			res.Verdict = result.Safe

@@ -42,7 +42,7 @@ func TestDifferentialLoopsUnwound(t *testing.T) {
 	agree := func(seed int64, what string, p *ir.Program, res, ex *result.Result, src string) {
 		t.Helper()
 		switch {
-		case res.Verdict == result.Unknown && anyHasPrefix(res.Limits, "timeout"):
+		case res.Verdict == result.Unknown && anyOf(res.Limits, result.LimitTimeout):
 			counts[what+" timeout"]++
 			return
 		case res.Verdict != ex.Verdict:
@@ -72,7 +72,7 @@ func TestDifferentialLoopsUnwound(t *testing.T) {
 		}
 		for name := range testsolvers.All(t) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			res, err := unwound(ctx, p, depth, name, BMCOptions{Depth: depth})
+			res, err := unwound(ctx, p, depth, name, bmcOptions{Depth: depth})
 			cancel()
 			if err != nil || res == nil {
 				t.Fatalf("seed %d, %s: %v, %v\n%s", seed, name, res, err, src)

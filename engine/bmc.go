@@ -132,11 +132,9 @@ type Task struct {
 	// path is longer than the bound.
 	Running  ts.Lit
 	MaxSteps int
-	// UntilEnded, when larger than MaxSteps, raises the bound to the
-	// least k up to it at which Ended(k) says that every path has ended,
-	// so that the answer covers every path.
-	UntilEnded int
-	Ended      func(k int) bool // nil: not known
+	// Ended, when not nil, says that every path has ended by step k, so
+	// that the search can stop with an answer for every path.
+	Ended func(k int) bool
 	// Fixed gives per frame the node values known on every valid path
 	// (Unrolling.Fixed); nil: none.
 	Fixed func(k int) map[int]bool
@@ -178,14 +176,6 @@ func Check(ctx context.Context, sys *ts.System, s solver.Solver, t Task) *Outcom
 	b := NewBMC(sys, s)
 	b.U.Fixed = t.Fixed
 	out := &Outcome{Seen: make([]bool, len(t.Limits))}
-	if t.Ended != nil {
-		for k := t.MaxSteps + 1; k <= t.UntilEnded; k++ {
-			if t.Ended(k) {
-				t.MaxSteps = k
-				break
-			}
-		}
-	}
 	// target is Target or a limit not yet seen, at frame k.
 	target := func(k int) solver.Lit {
 		g := b.U.At(t.Target, k)

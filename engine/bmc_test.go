@@ -81,11 +81,11 @@ func TestCheck(t *testing.T) {
 			c.sys.AddConstraint(c.inc.Not())
 			return Task{Target: c.is(3), Running: c.stopped.Not(), MaxSteps: 1}
 		}, status: solver.Unsat, bound: 1, seen: []bool{}, ended: true},
-		{name: "ended raises the bound", task: func(c *counter) Task {
-			return Task{Target: c.is(3), Running: ts.True, MaxSteps: 0, UntilEnded: 9, Ended: func(k int) bool { return k >= 2 }}
+		{name: "ended before the bound", task: func(c *counter) Task {
+			return Task{Target: c.is(3), Running: ts.True, MaxSteps: 9, Ended: func(k int) bool { return k >= 2 }}
 		}, status: solver.Unsat, bound: 2, seen: []bool{}, ended: true},
-		{name: "ended beyond UntilEnded leaves the bound", task: func(c *counter) Task {
-			return Task{Target: c.is(3), Running: ts.True, MaxSteps: 1, UntilEnded: 3, Ended: func(k int) bool { return k >= 5 }}
+		{name: "ended beyond the bound", task: func(c *counter) Task {
+			return Task{Target: c.is(3), Running: ts.True, MaxSteps: 1, Ended: func(k int) bool { return k >= 5 }}
 		}, status: solver.Unsat, bound: 1, seen: []bool{}},
 		{name: "a whole program in one frame", task: func(c *counter) Task {
 			return Task{Target: c.sys.And(c.is(0), c.inc), Running: ts.False, Whole: true, Ended: func(int) bool { return true }}

@@ -155,17 +155,13 @@ func kindBase(ctx context.Context, base *BMC, t ProofTask, k int, method string)
 
 // kindStopped is the answer when a solver stops at k.
 func kindStopped(ctx context.Context, k int) *Proof {
-	reason := "the solver gave up"
-	if ctx.Err() != nil {
-		reason = context.Cause(ctx).Error()
-	}
-	return &Proof{Status: solver.Unknown, Bound: k, Reason: reason}
+	return &Proof{Status: solver.Unknown, Bound: k, Reason: stopReason(ctx)}
 }
 
 // kindOpen is the answer at MaxK: the step case's last path (a
 // counterexample to induction at MaxK, frames 0..MaxK+1) is the CTI.
 func kindOpen(t ProofTask, step *kindPath) *Proof {
-	p := &Proof{Status: solver.Unknown, Bound: t.MaxK, Reason: fmt.Sprintf("k bound reached (k = %d)", t.MaxK)}
+	p := &Proof{Status: solver.Unknown, Bound: t.MaxK, Reason: fmt.Sprintf("k bound reached (k = %d)", t.MaxK), AtMaxK: true}
 	if t.MaxK >= 0 {
 		p.CTI = step.Witness(t.MaxK + 1)
 	}

@@ -250,7 +250,7 @@ func TestKInduction(t *testing.T) {
 		{name: "a cancelled context", ctx: cancelled, build: func() (*ts.System, ts.Lit) {
 			c := kindCounter(3, 8)
 			return c.sys, c.is(5)
-		}, maxK: 10, want: solver.Unknown, simple: 0, improved: 0, reason: "context canceled"},
+		}, maxK: 10, want: solver.Unknown, simple: 0, improved: 0, reason: "context canceled"}, // the context's cause
 	}
 	for _, tc := range cases {
 		for sname, mk := range testsolvers.All(t) {

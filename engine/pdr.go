@@ -48,10 +48,13 @@ func PDR(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 	proof, err := p.run()
 	p.s.Close()
 	if err != nil {
-		return &Proof{Status: solver.Unknown, Reason: err.Error()}
+		return &Proof{Status: solver.Unknown, Reason: err.Error(), AtMaxK: errors.Is(err, errFrameBound)}
 	}
 	return proof
 }
+
+// errFrameBound is run's error when the frames reach MaxK.
+var errFrameBound = errors.New("frame bound reached")
 
 // load makes a new solver with the transition relation and the frames:
 // each frame's activation literal, implying the next one's, and the
@@ -189,15 +192,7 @@ func (p *pdr) addFrame() {
 }
 
 // stopReason words why a query ended without an answer.
-func (p *pdr) stopReason() string {
-	if p.ctx.Err() == nil {
-		return "the solver gave up"
-	}
-	if cause := context.Cause(p.ctx); !errors.Is(cause, context.DeadlineExceeded) {
-		return cause.Error()
-	}
-	return "timeout"
-}
+func (p *pdr) stopReason() string { return stopReason(p.ctx) }
 
 // solve runs a query; an Unknown becomes an error with its reason.
 func (p *pdr) solve(assumptions ...solver.Lit) (solver.Status, error) {
@@ -235,7 +230,7 @@ func (p *pdr) excludesInit(c cube) bool {
 func (p *pdr) run() (*Proof, error) {
 	for k := 0; ; k++ {
 		if k > p.task.MaxK {
-			return nil, fmt.Errorf("frame bound reached (%d frames)", p.task.MaxK)
+			return nil, fmt.Errorf("%w (%d frames)", errFrameBound, p.task.MaxK)
 		}
 		if k > p.top() {
 			p.addFrame()

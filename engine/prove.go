@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -39,8 +40,25 @@ type Proof struct {
 	// CTI is, for Unknown by k-induction at MaxK, a counterexample to
 	// induction: a path of MaxK+1 steps from a state that need not be
 	// reachable to Target. It is not a bug.
-	CTI    *Witness
+	CTI *Witness
+	// Reason words why an Unknown engine stopped: "timeout" or the
+	// context's cause, "the solver gave up", or its bound (AtMaxK).
 	Reason string
+	// AtMaxK says that the engine stopped at MaxK.
+	AtMaxK bool
+}
+
+// stopReason words why a solver query ended without an answer: the end
+// of ctx ("timeout" for its deadline, else its cause), or the solver's
+// giving up while ctx lives.
+func stopReason(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return "the solver gave up"
+	}
+	if cause := context.Cause(ctx); !errors.Is(cause, context.DeadlineExceeded) {
+		return cause.Error()
+	}
+	return "timeout"
 }
 
 // CheckInvariant re-checks inv with s (a solver the engine that found

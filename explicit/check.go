@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
 	"bmc/result"
@@ -209,8 +208,8 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 		res.Trace = c.violationTrace().trace
 		return res
 	}
-	if limit != "" {
-		res.Limits = append(res.Limits, limit)
+	if limit != nil {
+		res.Limits = append(res.Limits, *limit)
 	}
 	res.Limits = append(res.Limits, c.boundsHit()...)
 	if len(res.Limits) > 0 {
@@ -221,20 +220,26 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 
 // boundsHit are the limits for the call depth and thread bounds the
 // search has met: executions beyond them were cut.
-func (c *Checker) boundsHit() []string {
-	var out []string
+func (c *Checker) boundsHit() []result.Limit {
+	var out []result.Limit
 	if c.depthHit {
-		out = append(out, fmt.Sprintf("depth bound reached (call depth %d)", c.opts.Depth))
+		out = append(out, result.NewLimit(result.LimitDepth, "(call depth %d)", c.opts.Depth))
 	}
 	if c.threadHit {
-		out = append(out, fmt.Sprintf("thread bound reached (%s)", result.Plural(c.opts.MaxThreads, "thread")))
+		out = append(out, result.NewLimit(result.LimitThreads, "(%s)", result.Plural(c.opts.MaxThreads, "thread")))
 	}
 	return out
 }
 
+// stateLimit is the limit of a search that stored its most states.
+func (c *Checker) stateLimit() *result.Limit {
+	l := result.NewLimit(result.LimitStates, "(%d states)", c.opts.MaxStates)
+	return &l
+}
+
 // search explores until it finds a cheapest violation, has seen every
-// state, or a limit ends it; it returns the limit, or "".
-func (c *Checker) search(ctx context.Context) string {
+// state, or a limit ends it; it returns the limit, or nil.
+func (c *Checker) search(ctx context.Context) *result.Limit {
 	// An atomic flag is cheaper to look at than ctx, so it can be looked
 	// at before every step.
 	unwatch := context.AfterFunc(ctx, func() { c.stopped.Store(true) })
@@ -245,7 +250,7 @@ func (c *Checker) search(ctx context.Context) string {
 	for !c.stopping() {
 		id, at, ok := c.queue.pop()
 		if !ok {
-			return ""
+			return nil
 		}
 		if at != c.costs[id] {
 			continue // reached more cheaply since it was queued
@@ -253,18 +258,19 @@ func (c *Checker) search(ctx context.Context) string {
 		// Every violation found from here on costs at least one more
 		// statement than the state it is found from.
 		if v := c.violation; v != nil && !(cost{at.stmts + 1, at.switches}).less(v.cost) {
-			return ""
+			return nil
 		}
 		if c.full() {
-			return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
+			return c.stateLimit()
 		}
 		c.cur, c.curCost = id, at
 		c.expand(decode(c.prog, []byte(c.keys[id])))
 	}
 	if c.full() {
-		return fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
+		return c.stateLimit()
 	}
-	return halt.Reason(ctx)
+	l := result.Stopped(ctx, "")
+	return &l
 }
 
 // stopping reports whether the context has ended (a step made again for

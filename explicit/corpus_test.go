@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,8 +11,6 @@ import (
 	"bmc/ir"
 	"bmc/result"
 )
-
-const benchDir = "../../shared/bench"
 
 // corpusTimeout is the time one corpus program may take in `make test`;
 // programs that need longer are reported as not finished (the issue asks
@@ -54,14 +51,7 @@ func corpusBounds(c corpus.Case) (Options, ir.Options) {
 // TestCorpusVerdicts checks the explicit checker against the expected
 // verdicts of the third-party corpus.
 func TestCorpusVerdicts(t *testing.T) {
-	cases, err := corpus.Load(benchDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Skipf("no corpus at %s", benchDir)
-	}
-	for _, c := range cases {
+	for _, c := range corpus.Cases(t) {
 		if c.Expected != "safe" && c.Expected != "unsafe" {
 			continue
 		}
@@ -93,7 +83,7 @@ func TestCorpusVerdicts(t *testing.T) {
 			}
 			notFinished := false
 			for _, l := range res.Limits {
-				notFinished = notFinished || strings.HasPrefix(l, "timeout") || strings.HasPrefix(l, "state limit")
+				notFinished = notFinished || l.Kind == result.LimitTimeout || l.Kind == result.LimitStates
 			}
 			switch {
 			case res.Verdict == want:

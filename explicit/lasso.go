@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -56,7 +55,7 @@ func searchLasso(ctx context.Context, p *ir.Program, b result.LassoBound, opts O
 	}()
 	c, err := newLassoChecker(p, b, opts)
 	if err != nil {
-		res.Verdict, res.Limits = result.Unknown, []string{err.Error()}
+		res.Verdict, res.Limits = result.Unknown, []result.Limit{{Kind: result.LimitStopped, Detail: err.Error()}}
 		return res, nil
 	}
 	res.Bounds = c.lassoBounds(b)
@@ -76,11 +75,12 @@ func searchLasso(ctx context.Context, p *ir.Program, b result.LassoBound, opts O
 		res.Verdict, res.Trace = result.Unsafe, c.lassoTrace(path, b)
 		return res, path
 	}
-	if limit == "" && c.stopped.Load() {
-		limit = halt.Reason(ctx) // a step was cut short
+	if limit == nil && c.stopped.Load() {
+		l := result.Stopped(ctx, "") // a step was cut short
+		limit = &l
 	}
-	if limit != "" {
-		res.Limits = append(res.Limits, limit)
+	if limit != nil {
+		res.Limits = append(res.Limits, *limit)
 	}
 	res.Limits = append(res.Limits, c.boundsHit()...)
 	if len(res.Limits) > 0 {
@@ -140,7 +140,7 @@ type lassoNode struct {
 // loop, then from each, in the order found, for a loop that comes back
 // to it. It returns the livelock found, or the limit that ended the
 // search.
-func (ls *lassoSearch) run() (*lassoPath, string) {
+func (ls *lassoSearch) run() (*lassoPath, *result.Limit) {
 	c := ls.c
 	var stem []lassoNode
 	seen := map[string]bool{}
@@ -158,10 +158,10 @@ func (ls *lassoSearch) run() (*lassoPath, string) {
 	var starts []int32
 	for i := 0; i < len(stem); i++ {
 		if c.stopped.Load() {
-			return nil, ""
+			return nil, nil
 		}
 		if ls.states > c.opts.MaxStates {
-			return nil, fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
+			return nil, c.stateLimit()
 		}
 		s := decode(c.prog, []byte(stem[i].key))
 		if !s.init && s.used > ls.b.Stem {
@@ -171,17 +171,17 @@ func (ls *lassoSearch) run() (*lassoPath, string) {
 		c.lassoMoves(s, func(n *state, t int, edge int32) { add(n, int32(i), t, edge) })
 	}
 	for _, root := range starts {
-		if path, limit := ls.loop(stem, root); path != nil || limit != "" {
+		if path, limit := ls.loop(stem, root); path != nil || limit != nil {
 			return path, limit
 		}
 	}
-	return nil, ""
+	return nil, nil
 }
 
 // loop searches breadth first, from the configuration of stem node root,
 // for a loop of ls.b.Loop rounds that ends in that configuration and
 // meets the fairness.
-func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
+func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, *result.Limit) {
 	c := ls.c
 	from := decode(c.prog, []byte(stem[root].key))
 	from.cur, from.used = 0, 1
@@ -193,10 +193,10 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 	ls.states++
 	for i := 0; i < len(nodes); i++ {
 		if c.stopped.Load() {
-			return nil, ""
+			return nil, nil
 		}
 		if ls.states > c.opts.MaxStates {
-			return nil, fmt.Sprintf("state limit (%d states)", c.opts.MaxStates)
+			return nil, c.stateLimit()
 		}
 		key := nodes[i].key
 		rest := key[len(key)-fair.size()-dips.size():]
@@ -228,10 +228,10 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, string) {
 			}
 		})
 		if closed {
-			return ls.path(stem, root, nodes, int32(i)), ""
+			return ls.path(stem, root, nodes, int32(i)), nil
 		}
 	}
-	return nil, ""
+	return nil, nil
 }
 
 // settled reports whether thread t, whose last context of the loop has

@@ -233,7 +233,7 @@ func TestLassoSearchLimits(t *testing.T) {
 			}
 			b := result.LassoBound{Stem: 1, Loop: 1}
 			res := LassoSearch(tc.ctx, lassoProgram(t, tc.src), b, opts)
-			if res.Verdict != result.Unknown || len(res.Limits) == 0 || !strings.HasPrefix(res.Limits[0], tc.limit) {
+			if res.Verdict != result.Unknown || len(res.Limits) == 0 || !strings.HasPrefix(res.Limits[0].String(), tc.limit) {
 				t.Errorf("%s, limits %q; want unknown with %q", res.Verdict, res.Limits, tc.limit)
 			}
 		})

@@ -2,13 +2,12 @@ package explicit
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -31,9 +30,9 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 		{"deadline of the context", 0, func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), limit)
 		}, bound{2, 0}, "timeout"},
-		{"another cause", 0, func() (context.Context, context.CancelFunc) {
+		{"the memory limit", 0, func() (context.Context, context.CancelFunc) {
 			ctx, cancel := context.WithCancelCause(context.Background())
-			stop := time.AfterFunc(limit, func() { cancel(errors.New("memory limit (1G)")) })
+			stop := time.AfterFunc(limit, func() { cancel(&halt.MemoryLimitError{Limit: "1G"}) })
 			return ctx, func() { stop.Stop(); cancel(nil) }
 		}, bound{-1, 2}, "memory limit (1G)"},
 	}
@@ -52,7 +51,7 @@ func TestSearchEndsWithItsContext(t *testing.T) {
 			if took := time.Since(start); took > limit+time.Second {
 				t.Errorf("the search ended %s after it was started, its limit was %s", took.Round(time.Millisecond), limit)
 			}
-			if res.Verdict != result.Unknown || !slices.Contains(res.Limits, tc.want) || !res.Incomplete() {
+			if res.Verdict != result.Unknown || !strings.Contains(res.LimitText(), tc.want) || !res.Incomplete() {
 				t.Errorf("verdict %s, limits %q, incomplete %v; want unknown with %q", res.Verdict, res.Limits, res.Incomplete(), tc.want)
 			}
 		})
@@ -101,7 +100,7 @@ func TestSplitEnds(t *testing.T) {
 			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("the search took %s", took.Round(time.Millisecond))
 			}
-			if res.Verdict != result.Unknown || !slices.Contains(res.Limits, tc.want) {
+			if res.Verdict != result.Unknown || !strings.Contains(res.LimitText(), tc.want) {
 				t.Errorf("verdict %s, limits %q; want unknown with %q", res.Verdict, res.Limits, tc.want)
 			}
 		})

@@ -152,7 +152,7 @@ func TestSemantics(t *testing.T) {
 				if res.Verdict != c.want {
 					t.Fatalf("verdict %s %v, want %s", res.Verdict, res.Limits, c.want)
 				}
-				got := strings.Join(res.Limits, "; ")
+				got := res.LimitText()
 				if res.Trace != nil {
 					got = res.Trace.Violation
 					if opts.Switches >= 0 && res.Trace.Switches > opts.Switches {

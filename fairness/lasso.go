@@ -28,6 +28,22 @@ type Program struct {
 	sp *seq.Program
 }
 
+// Supported says why Lasso refuses p whatever the bound (atomic
+// procedures and enforce clauses in thread code, and what package seq
+// refuses), or nil. (Lasso may still refuse a thread that its inlining
+// makes too large at a given depth.)
+func Supported(p *ir.Program) error {
+	if err := seq.Supported(p); err != nil {
+		return err
+	}
+	for _, t := range p.Threads {
+		if err := checkCalls(p, t.Proc, map[*ir.Proc]bool{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Lasso translates p for bound b, with at most depth frames per thread.
 // It refuses programs it cannot translate exactly (atomic procedures and
 // enforce clauses in thread code, and what package seq refuses), saying

@@ -5,14 +5,16 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"bmc/internal/corpus"
 )
 
 // BenchmarkFrontEnd parses and checks the largest corpus program.
 func BenchmarkFrontEnd(b *testing.B) {
-	path := filepath.Join("../../shared/bench/getafix-trucnguyenlam/SafeStack", "SafeStack_seqcst_forCSEQ_unrolled_over_approx.bp")
+	path := filepath.Join(corpus.Dir(b), "getafix-trucnguyenlam/SafeStack", "SafeStack_seqcst_forCSEQ_unrolled_over_approx.bp")
 	src, err := os.ReadFile(path)
 	if err != nil {
-		b.Skip("corpus not found")
+		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(src)))
 	for i := 0; i < b.N; i++ {

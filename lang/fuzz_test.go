@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"bmc/internal/corpus"
 	"bmc/ir"
 	"bmc/lang"
 )
@@ -52,9 +53,9 @@ func FuzzFrontEnd(f *testing.F) {
 	if fl := flag.Lookup("test.fuzz"); fl != nil && fl.Value.String() != "" {
 		fuzzing = true
 	}
-	// Seed with the benchmark corpus (skipped silently when absent) and
-	// the example programs.
-	_ = filepath.WalkDir("../../shared/bench", func(path string, d fs.DirEntry, err error) error {
+	// Seed with the benchmark corpus (when present) and the example
+	// programs.
+	_ = filepath.WalkDir(corpus.Optional(f), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

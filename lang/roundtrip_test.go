@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bmc/internal/corpus"
 )
 
 // TestRoundTrip checks, for every example and corpus file, that the
@@ -13,7 +15,7 @@ import (
 // and that formatting is idempotent.
 func TestRoundTrip(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../examples", "../../shared/bench"} {
+	for _, root := range []string{"../examples", corpus.Optional(t)} {
 		filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".bp") || strings.HasSuffix(path, ".bpl") || strings.HasSuffix(path, ".nbp")) {
 				files = append(files, path)

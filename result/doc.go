@@ -7,5 +7,6 @@
 // as go-air/reach keeps Result and Trace at its root, so that a package
 // can speak of results without importing the oracle that checks them.
 //
-// It imports only ir and lang (edges and source positions).
+// It imports only ir and lang (edges and source positions) and
+// internal/halt (why a context ended).
 package result

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -36,7 +37,7 @@ func (r *Result) WriteText(w io.Writer, file string) {
 			what = "livelock"
 		}
 		fmt.Fprintf(w, "%s: unknown: no %s found within %s, but the search was incomplete: %s (%s)\n",
-			file, what, r.Bounds, strings.Join(r.Limits, "; "), stats)
+			file, what, r.Bounds, r.LimitText(), stats)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "%s: to decide it: %s\n", file, r.Advice)
 		}
@@ -102,26 +103,27 @@ func (t *Trace) loopStatements() int {
 }
 
 // Incomplete reports whether the search stopped at a timeout, the memory
-// limit or the state limit, so that the verdict says nothing about the
-// bounds.
+// or state limit, or a solver or proof engine's own stop, so that the
+// verdict says nothing about the bounds.
 func (r *Result) Incomplete() bool {
-	for _, l := range r.Limits {
-		if strings.HasPrefix(l, "timeout") || strings.HasPrefix(l, "state limit") || strings.HasPrefix(l, "memory limit") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Limits, func(l Limit) bool { return l.Kind.Incomplete() })
 }
 
 // DepthHit reports whether an execution within the bounds made a call
-// beyond the call depth (a limit "depth bound reached").
-func (r *Result) DepthHit() bool {
-	for _, l := range r.Limits {
-		if strings.HasPrefix(l, "depth bound") {
-			return true
-		}
+// beyond the call depth.
+func (r *Result) DepthHit() bool { return r.Has(LimitDepth) }
+
+// Settled reports whether r answers its question as well as any engine
+// could: a verdict, or unknown only because executions within the bounds
+// reach the call depth or the thread bound (a complete search that no
+// other engine can take further).
+func (r *Result) Settled() bool {
+	if r.Verdict != Unknown {
+		return true
 	}
-	return false
+	return len(r.Limits) > 0 && !slices.ContainsFunc(r.Limits, func(l Limit) bool {
+		return l.Kind != LimitDepth && l.Kind != LimitThreads && l.Kind != LimitProved
+	})
 }
 
 type jsonStep struct {
@@ -135,7 +137,7 @@ type jsonResult struct {
 	Engine    string     `json:"engine"`
 	Verdict   string     `json:"verdict"`
 	Bounds    string     `json:"bounds"`
-	Limits    []string   `json:"limits,omitempty"`
+	Limits    []Limit    `json:"limits,omitempty"`
 	Advice    string     `json:"advice,omitempty"`
 	States    int        `json:"states,omitempty"`
 	Proof     string     `json:"proof,omitempty"`
@@ -148,6 +150,15 @@ type jsonResult struct {
 	LoopStart *int `json:"loop_start,omitempty"`
 	// CTI is a counterexample to induction (not a bug).
 	CTI []jsonStep `json:"counterexample_to_induction,omitempty"`
+	// Plan lists the engines the run raced, Winner the one that
+	// answered.
+	Plan   []jsonCandidate `json:"plan,omitempty"`
+	Winner string          `json:"winner,omitempty"`
+}
+
+type jsonCandidate struct {
+	Candidate
+	After float64 `json:"after_seconds,omitempty"`
 }
 
 type jsonViol struct {
@@ -180,6 +191,10 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 			out.CTI = append(out.CTI, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
 		}
 	}
+	for _, c := range r.Plan {
+		out.Plan = append(out.Plan, jsonCandidate{c, c.After.Seconds()})
+	}
+	out.Winner = r.Winner
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

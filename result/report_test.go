@@ -28,7 +28,7 @@ func TestWriteText(t *testing.T) {
 	}{
 		{"safe", Result{Engine: "explicit", Verdict: Safe, Bounds: "2 rounds, call depth 16", Stats: "12 states", Elapsed: 20 * time.Millisecond},
 			[]string{"p.bpl: safe: no violation within 2 rounds, call depth 16 (explicit, 12 states, 0.02s)\n"}},
-		{"unknown", Result{Engine: "bmc+gini", Verdict: Unknown, Bounds: "50 steps", Limits: []string{"timeout at bound 3", "depth bound reached (call depth 2)"}, Advice: "a longer --timeout"},
+		{"unknown", Result{Engine: "bmc+gini", Verdict: Unknown, Bounds: "50 steps", Limits: []Limit{{LimitTimeout, "at bound 3"}, {LimitDepth, "(call depth 2)"}}, Advice: "a longer --timeout"},
 			[]string{"p.bpl: unknown: no violation found within 50 steps, but the search was incomplete: timeout at bound 3; depth bound reached (call depth 2) (bmc+gini, 0.00s)\n",
 				"p.bpl: to decide it: a longer --timeout\n"}},
 		{"unsafe", Result{Engine: "explicit", Verdict: Unsafe, Bounds: "1 context switch", Trace: trace},
@@ -85,12 +85,12 @@ func TestPluralAndIncomplete(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		limits []string
+		limits []Limit
 		want   bool
-	}{{nil, false}, {[]string{"depth bound reached (call depth 2)"}, false}, {[]string{"step bound reached"}, false},
-		{[]string{"depth bound reached", "timeout at bound 4"}, true}, {[]string{"memory limit 1 GB reached"}, true}, {[]string{"state limit reached"}, true}} {
+	}{{nil, false}, {[]Limit{{LimitDepth, "(call depth 2)"}}, false}, {[]Limit{{LimitSteps, ""}}, false},
+		{[]Limit{{LimitDepth, ""}, {LimitTimeout, "at bound 4"}}, true}, {[]Limit{{LimitMemory, "(1G)"}}, true}, {[]Limit{{LimitStates, ""}}, true}} {
 		if got := (&Result{Limits: tc.limits}).Incomplete(); got != tc.want {
-			t.Errorf("Incomplete(%q) = %v, want %v", tc.limits, got, tc.want)
+			t.Errorf("Incomplete(%v) = %v, want %v", tc.limits, got, tc.want)
 		}
 	}
 }

@@ -17,11 +17,11 @@ func (v Verdict) String() string { return [...]string{"safe", "unsafe", "unknown
 type Result struct {
 	Engine  string // "explicit", "bmc+gini", ...
 	Verdict Verdict
-	Bounds  string   // the bounds the verdict holds under
-	Limits  []string // limits that made the search incomplete (Unknown)
-	Trace   *Trace   // for Unsafe
-	States  int      // explicit: distinct states explored
-	Bound   int      // bmc: the unrolling depth reached
+	Bounds  string  // the bounds the verdict holds under
+	Limits  []Limit // what left the verdict open (Unknown)
+	Trace   *Trace  // for Unsafe
+	States  int     // explicit: distinct states explored
+	Bound   int     // bmc: the unrolling depth reached
 	// StepsCut says (bmc) that the step bound cut the search short:
 	// executions longer than it were not explored. Unless the user stated
 	// the bound, that makes the verdict Unknown.
@@ -44,4 +44,16 @@ type Result struct {
 	Lasso   bool
 	Stats   string // what the engine did, for people ("1234 states")
 	Elapsed time.Duration
+	// Plan is what the run did: the engines it raced, in the order of
+	// the plan (driver); Winner names the one whose answer this is.
+	Plan   []Candidate
+	Winner string
+}
+
+// Candidate is an engine of a run's plan, for the report: what it is,
+// the cores it may keep busy and how long it waits before it starts.
+type Candidate struct {
+	Engine string        `json:"engine"`
+	Cores  int           `json:"cores"`
+	After  time.Duration `json:"-"`
 }

@@ -59,7 +59,17 @@ type Solver struct {
 	// Sat. Variables built after that Solve are filled in lazily by
 	// evaluating the circuit (new inputs are false).
 	model []bool
+
+	// borrow, when set, lends simplify a core for the simplified formula
+	// beside the plain one (SetBorrow).
+	borrow func() (release func(), ok bool)
 }
+
+// SetBorrow makes the race of a whole formula's first Solve (plain
+// against simplified, see simplify) ask borrow for a core of its own;
+// without one, the simplified formula is solved after the plain one's
+// short try, on the caller's core. Unset, the race always runs.
+func (s *Solver) SetBorrow(borrow func() (release func(), ok bool)) { s.borrow = borrow }
 
 var (
 	_ solver.Solver     = (*Solver)(nil)
@@ -242,6 +252,13 @@ func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 	}
 	if !tryPlain {
 		return adopt(<-answer)
+	}
+	if s.borrow != nil {
+		release, ok := s.borrow()
+		if !ok {
+			return adopt(<-answer)
+		}
+		defer release()
 	}
 	plain := make(chan int, 1)
 	g := s.g

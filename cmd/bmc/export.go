@@ -253,7 +253,7 @@ func (f *exportFlags) validateLasso(fl *pflag.FlagSet) (result.LassoBound, error
 			return result.LassoBound{}, usageErr("%s: --%s does not go with --lasso: the livelock question is bounded by its stem and loop rounds, on a fixed set of threads", cmd, name)
 		}
 	}
-	if fl.Changed("seq") && f.seq != "auto" && f.seq != "direct" {
+	if fl.Changed("seq") && driver.ExportMethod(f.seq) != "direct" {
 		return result.LassoBound{}, usageErr("%s: --seq %s does not go with --lasso: the livelock question is written on the interleaving product (direct); bmc seq --lasso prints the lasso translation", cmd, f.seq)
 	}
 	return parseLasso(cmd, f.lasso, f.fairness)

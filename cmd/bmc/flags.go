@@ -111,12 +111,9 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 	if err := f.validateLasso(fl); err != nil {
 		return err
 	}
-	// The engine the flags choose, and the flags that choose it; auto
-	// decides by the program, so no flag contradicts it.
-	engine, chosenBy := f.engine, "--engine "+f.engine
-	if engine == "auto" && f.seq != "auto" {
-		engine, chosenBy = "bmc", fmt.Sprintf("--seq %s, which selects the bmc engine", f.seq)
-	}
+	// The engine the flags choose, and the flags that choose it; where
+	// the plan chooses by the program, no flag contradicts it.
+	engine, chosenBy := driver.PinnedEngine(f.engine, f.seq)
 	switch engine {
 	case "explicit":
 		for _, o := range bmcOnly {
@@ -134,10 +131,7 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 	switch {
 	case f.seq == "direct" && fl.Changed("frames"):
 		return usageErr("%s: --frames does not go with --seq direct: the interleaving product is always unrolled frame by frame", cmd)
-	case engine == "bmc" && f.seq != "direct" && fl.Changed("max-threads"):
-		if f.seq == "auto" {
-			chosenBy += " (whose --seq auto is eager)"
-		}
+	case (f.seq == "eager" || f.seq == "lazy") && fl.Changed("max-threads"):
 		return usageErr("%s: --max-threads does not go with %s: the eager and lazy sequentializations take no program that starts threads", cmd, chosenBy)
 	}
 	return nil
@@ -191,7 +185,7 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 			return usageErr("%s: --%s does not go with --lasso: %s", cmd, o.flag, o.why)
 		}
 	}
-	if fl.Changed("seq") && f.seq != "auto" && f.seq != "eager" && f.seq != "direct" {
+	if fl.Changed("seq") && !driver.LassoSeq(f.seq) {
 		return usageErr("%s: --seq %s does not go with --lasso: the livelock search has its own translation (eager, with the loop closed) or runs on the interleaving product (direct)", cmd, f.seq)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,12 +220,52 @@ func TestJSONLimits(t *testing.T) {
 	code := run([]string{"check", "--json", "--quiet", "--max-memory", "1M", path}, &stdout, &stderr)
 	var r struct {
 		Verdict, Advice string
-		Limits          []string
+		Limits          []struct{ Kind, Text string }
 		Seconds         float64
 	}
 	oneJSONDocument(t, stdout.Bytes(), &r)
-	if code != exitUnknown || r.Verdict != "unknown" || len(r.Limits) != 1 || !strings.HasPrefix(r.Limits[0], "memory limit (1M)") ||
+	if code != exitUnknown || r.Verdict != "unknown" || len(r.Limits) != 1 || r.Limits[0].Kind != "memory" || !strings.HasPrefix(r.Limits[0].Text, "memory limit (1M)") ||
 		!strings.Contains(r.Advice, "--max-memory") || r.Seconds <= 0 {
 		t.Errorf("exit %d, result %+v", code, r)
+	}
+}
+
+// TestJSONPlan: the JSON result names the plan (the engines raced, with
+// their cores) and the winner, one of them; a pinned engine is a plan of
+// one.
+func TestJSONPlan(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		engines []string
+	}{
+		{[]string{"--switches", "4", "--threads", "adder=2,stopper=1"}, []string{"explicit", "bmc+gini, lazy sequentialization", "bmc+gini, eager sequentialization"}},
+		{[]string{"--switches", "4", "--threads", "adder=2,stopper=1", "--seq", "lazy"}, []string{"bmc+gini, lazy sequentialization"}},
+		{[]string{"--lasso", "1,1"}, []string{"bmc+gini, lasso translation", "explicit"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		file := "../../examples/bluetooth.bpl"
+		if tc.args[0] == "--lasso" {
+			file = "../../examples/mutant_fig1b.bpl"
+		}
+		run(append(append([]string{"check", "--json", "--quiet"}, tc.args...), file), &stdout, &stderr)
+		var r struct {
+			Verdict string
+			Plan    []struct {
+				Engine string
+				Cores  int
+			}
+			Winner string
+		}
+		oneJSONDocument(t, stdout.Bytes(), &r)
+		var engines []string
+		for _, c := range r.Plan {
+			engines = append(engines, c.Engine)
+			if c.Cores < 1 {
+				t.Errorf("%v: %s has %d cores", tc.args, c.Engine, c.Cores)
+			}
+		}
+		if !slices.Equal(engines, tc.engines) || !slices.Contains(engines, r.Winner) || r.Verdict != "unsafe" && r.Verdict != "livelock" {
+			t.Errorf("%v: %s, plan %v, winner %q; want the plan %v", tc.args, r.Verdict, engines, r.Winner, tc.engines)
+		}
 	}
 }

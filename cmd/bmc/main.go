@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
-	"bmc/internal/halt"
 	"bmc/ir"
 	"bmc/lang"
 	"bmc/result"
@@ -126,13 +125,13 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 
 // limitError says that the time or memory limit ended a run before it
 // had an answer.
-type limitError struct{ reason string }
+type limitError struct{ limit result.Limit }
 
-func (e *limitError) Error() string { return e.reason }
+func (e *limitError) Error() string { return e.limit.String() }
 
 // limitErr is the error of ctx, which has ended, during what.
 func limitErr(ctx context.Context, what string) *limitError {
-	return &limitError{reason: halt.Reason(ctx) + " while " + what}
+	return &limitError{limit: result.Stopped(ctx, "while "+what)}
 }
 
 // endedBy reports whether err is a construction's answer to the end of
@@ -187,7 +186,7 @@ func sourceErr(list lang.ErrorList) error {
 func gaveUp(cmd string, err error) error {
 	var le *limitError
 	if errors.As(err, &le) {
-		return &exitError{code: exitUnknown, msg: fmt.Sprintf("%s: gave up: %s", cmd, le.reason)}
+		return &exitError{code: exitUnknown, msg: fmt.Sprintf("%s: gave up: %s", cmd, le)}
 	}
 	return err
 }
@@ -244,6 +243,7 @@ type checkFlags struct {
 	maxSteps    int
 	frames      bool
 	quiet       bool
+	verbose     bool
 	target      string
 	threads     string
 	rounds      int
@@ -293,6 +293,7 @@ JSON document on standard output, errors included ("verdict": "error").`,
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fl.BoolVar(&f.verbose, "verbose", false, "print the plan (the engines raced, on how many cores) on stderr before it runs")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
@@ -333,11 +334,14 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		return err
 	default:
 		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
-			Frames: f.frames,
+			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
 		if !f.quiet {
 			o.Progress = stderr
+		}
+		if f.verbose {
+			o.Verbose = stderr
 		}
 		if fl.Changed("lasso") {
 			res, err = driver.Livelock(ctx, p, o, f.lassoBound)
@@ -380,7 +384,7 @@ func printVerdict(res *result.Result, asJSON bool, stdout io.Writer, path string
 // ones asked for.
 func (f *checkFlags) cutWhileLoading(le *limitError) *result.Result {
 	res := &result.Result{Engine: f.engine, Verdict: result.Unknown, Bounds: f.requestedBounds(),
-		Limits: []string{le.reason}, Stats: "not searched"}
-	res.Advice = driver.Advise(res, "")
+		Limits: []result.Limit{le.limit}, Stats: "not searched"}
+	res.Advice = res.Advise("", false)
 	return res
 }

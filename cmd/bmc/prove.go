@@ -26,8 +26,10 @@ type proveFlags struct {
 	threads     string
 	target      string
 	certificate string
+	maxStates   int
 	json        bool
 	quiet       bool
+	verbose     bool
 	limits      limitFlags
 }
 
@@ -69,8 +71,10 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof to `FILE` (clauses over the named state bits)")
+	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "the exhaustive search (explicit engine) gives up after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
+	fl.BoolVar(&f.verbose, "verbose", false, "print the plan (the engines raced, on how many cores) on stderr before it runs")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -96,6 +100,10 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
 	case f.maxThreads < 1 || f.maxThreads > 1000:
 		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", name, f.maxThreads)
+	case f.maxStates < 1:
+		return usageErr("%s: --max-states must be at least 1, got %d", name, f.maxStates)
+	case fl.Changed("max-states") && (fl.Changed("method") || fl.Changed("seq") || f.certificate != ""):
+		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
 	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
 		return usageErr("%s: --certificate needs --method pdr or auto: k-induction proves no invariant over single states", name)
 	case fl.Changed("seq") && !fl.Changed("rounds") && !fl.Changed("switches"):
@@ -121,17 +129,21 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	var cert driver.Certificate
 	switch {
 	case errors.As(err, &le):
-		res = &result.Result{Engine: f.method, Verdict: result.Unknown, Bounds: "not searched", Limits: []string{le.reason}}
+		res = &result.Result{Engine: f.method, Verdict: result.Unknown, Bounds: "not searched", Limits: []result.Limit{le.limit}}
+		res.Advice = res.Advise("", true)
 	case err != nil:
 		return err
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
-			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads}}
+			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates}}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}
 		if !f.quiet {
 			o.Progress = stderr
+		}
+		if f.verbose {
+			o.Verbose = stderr
 		}
 		res, err = driver.Prove(ctx, p, o)
 		var ue *driver.UsageError

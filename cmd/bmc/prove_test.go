@@ -10,6 +10,7 @@ import (
 	"bmc/driver"
 	"bmc/engine"
 	"bmc/ir"
+	"bmc/sat"
 )
 
 // TestProve runs `bmc prove` on our examples and on bad requests: the
@@ -30,7 +31,16 @@ end
 		code int
 		want string // in stdout or stderr
 	}{
-		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within 12 steps"},
+		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within"},
+		{[]string{"prove", "--quiet", "--method", "pdr", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within 12 steps"},
+		{[]string{"prove", "--quiet", "--method", "pdr", "--max-states", "10", safe}, exitBadInput, "--max-states limits the exhaustive search"},
+		{[]string{"prove", "--quiet", "../../examples/peterson.bpl"}, exitSafe, "exhaustive search"},
+		// A k-induction stopped by the time limit is a timeout, with the
+		// advice on --timeout (it was worded "context deadline exceeded").
+		{[]string{"prove", "--quiet", "--method", "kind", "--timeout", "1s", "../../examples/peterson.bpl"}, exitUnknown,
+			"incomplete: timeout: no proof that a violation is unreachable"},
+		{[]string{"prove", "--quiet", "--method", "kind", "--timeout", "1s", "../../examples/dekker.bpl"}, exitUnknown,
+			"to decide it: a longer --timeout"},
 		{[]string{"prove", "--quiet", "--method", "kind", "../../examples/seq_counter.bpl"}, exitViolation, "assertion failed"},
 		{[]string{"prove", "--quiet", "--certificate", cert, safe}, exitSafe, "safe: proved"},
 		{[]string{"prove", "--quiet", "--method", "kind", safe}, exitSafe, "-inductive; k-induction (improved)"},
@@ -69,7 +79,7 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := driver.NewSolver("gini")
+	s := sat.New()
 	defer s.Close()
 	if err := engine.CheckInvariant(t.Context(), c.Sys, s, c.Target, inv); err != nil {
 		t.Errorf("the certificate written by bmc prove does not check: %v\n%s", err, text)

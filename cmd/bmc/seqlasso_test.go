@@ -26,6 +26,16 @@ func TestSeqLasso(t *testing.T) {
 			t.Run(filepath.Base(path)+":"+strings.Join(exp.flags, " "), func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "lasso.bp")
 				var stdout, stderr bytes.Buffer
+				if exp.verdict == "livelock" {
+					// The translation compares whole stacks: a keyframe
+					// lasso, whose loop leaves frames behind, is the
+					// explicit search's (docs/SEMANTICS.md, "Livelocks").
+					run(append(append([]string{"check", "--quiet", "--engine", "explicit"}, exp.flags...), path), &stdout, &stderr)
+					if strings.Contains(stdout.String(), "deeper than at the loop's start") {
+						t.Skip("a keyframe lasso: beyond the translation")
+					}
+					stdout.Reset()
+				}
 				args := append(append([]string{"seq"}, exp.flags...), "-o", out, path)
 				if code := run(args, &stdout, &stderr); code != 0 {
 					t.Fatalf("bmc %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())

@@ -271,12 +271,12 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 		switch {
 		case res.Verdict != result.Unknown:
 			r.verdict = res.Verdict.String()
-		case hasLimit(res, "state limit"), hasLimit(res, "timeout"):
+		case res.Has(result.LimitStates), res.Has(result.LimitTimeout):
 			r.verdict = "too large"
-		case len(res.Limits) == 1 && hasLimit(res, "depth bound"):
+		case len(res.Limits) == 1 && res.DepthHit():
 			r.verdict = "depth-bound"
 		default:
-			r.verdict = "unknown: " + strings.Join(res.Limits, "; ")
+			r.verdict = "unknown: " + res.LimitText()
 		}
 		if r.verdict != "too large" {
 			return r
@@ -289,20 +289,18 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 		r.skipped = r.verdict == ""
 		return r
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), seqBMCTimeout)
-	defer cancel()
-	s, err := driver.NewSolver("gini")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	res, err := driver.BMC(ctx, p, s, driver.BMCOptions{Depth: depth, MaxSteps: seqBMCSteps, Unwind: true})
+	// The step bound stated: BMC alone, without the proof engine behind
+	// it (a loop-free program is encoded whole, every execution).
+	o := driver.Options{Engine: "bmc", Solver: "gini", MaxSteps: seqBMCSteps, StepsStated: true, Timeout: seqBMCTimeout,
+		Bounds: driver.DefaultBounds()}
+	o.Bounds.Depth = depth
+	res, err := driver.Check(context.Background(), p, o)
 	if err != nil {
 		t.Fatalf("%v: bmc on the unwound program: %v", c, err)
 	}
 	r.engine, r.states, r.elapsed = "bmc", 0, res.Elapsed
 	switch {
-	case res.Verdict == result.Unknown, !whole && res.Verdict != result.Unsafe:
+	case res.Verdict == result.Unknown, res.StepsCut, !whole && res.Verdict != result.Unsafe:
 		r.verdict = "too large"
 	case res.Verdict == result.Safe && !strings.HasPrefix(res.Bounds, "all executions"):
 		r.verdict = "unknown: safe only within " + res.Bounds
@@ -310,15 +308,6 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 		r.verdict = res.Verdict.String()
 	}
 	return r
-}
-
-func hasLimit(res *result.Result, prefix string) bool {
-	for _, l := range res.Limits {
-		if strings.HasPrefix(l, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestSeqVerdicts checks that `bmc seq` output parses back and that

@@ -25,8 +25,12 @@ func (c Case) Path() string { return filepath.Join(c.Dir, c.Folder, c.File) }
 // Key names the case as folder/file.
 func (c Case) Key() string { return c.Folder + "/" + c.File }
 
-// Load reads every MANIFEST.tsv below dir; none when dir is missing.
+// Load reads every MANIFEST.tsv below dir; none when dir is missing or
+// "" (Optional's answer for a missing corpus).
 func Load(dir string) ([]Case, error) {
+	if dir == "" {
+		return nil, nil
+	}
 	manifests, _ := filepath.Glob(filepath.Join(dir, "*", "MANIFEST.tsv"))
 	var out []Case
 	for _, m := range manifests {

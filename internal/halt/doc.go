@@ -5,7 +5,8 @@
 // turns it into the context's cause. The constructions build one value
 // and throw it away when halted, so nothing half-built escapes; this is
 // the bail-out go/parser uses for its own errors. Reason words why a
-// context ended, for the limits of a result.
+// context ended, and MemoryLimitError is the cause of a context that the
+// memory limit ended (result.Stopped turns either into a result's limit).
 //
 // It serves the stages of bmc's pipeline that build large values (lang,
 // ir, seq, encode, moped; the pipeline is lang -> ir -> seq/moped ->

@@ -29,9 +29,14 @@ func Recover(err *error) {
 	}
 }
 
-// Reason names why ctx ended, for a result's limits: "timeout" for its
-// deadline, else its cause (the memory limit, say). Every engine words
-// its limits with it.
+// MemoryLimitError is the cause of a context ended because the process
+// grew beyond its memory limit (driver.Limit).
+type MemoryLimitError struct{ Limit string }
+
+func (e *MemoryLimitError) Error() string { return "memory limit (" + e.Limit + ")" }
+
+// Reason names why ctx ended: "timeout" for its deadline, else its cause
+// (the memory limit, say). result.Stopped words it for a result's limits.
 func Reason(ctx context.Context) string {
 	cause := context.Cause(ctx)
 	if cause == nil || errors.Is(cause, context.DeadlineExceeded) {

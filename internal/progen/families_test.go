@@ -22,7 +22,13 @@ import (
 func TestFamilies(t *testing.T) {
 	var progs []struct{ name, src string }
 	for n := 2; n <= 4; n++ {
-		progs = append(progs, struct{ name, src string }{fmt.Sprintf("burns%d", n), Burns(n)})
+		progs = append(progs, struct{ name, src string }{fmt.Sprintf("burns%d", n), Burns(n)},
+			struct{ name, src string }{fmt.Sprintf("burns%d_bug", n), BurnsBuggy(n)},
+			struct{ name, src string }{fmt.Sprintf("flags%d", n), FlagMutex(n, false)},
+			struct{ name, src string }{fmt.Sprintf("flags%d_bug", n), FlagMutex(n, true)})
+	}
+	for n := 3; n <= 12; n += 3 {
+		progs = append(progs, struct{ name, src string }{fmt.Sprintf("permutation%d_late", n), PermutationLate(n)})
 	}
 	for k := 2; k <= 8; k++ {
 		progs = append(progs, struct{ name, src string }{fmt.Sprintf("pump%d", k), Pump(k, false)},

@@ -52,6 +52,14 @@ type Config struct {
 	// tryacquire and start over when it is held, or read a global, lock,
 	// and start over when the global changed meanwhile. They need Locks.
 	Retries bool
+	// RecursiveRetries adds functions retry0 and retry1 that retry by
+	// calling themselves (Fig. 1(b) with the loop written as recursion):
+	// while a test of the shared globals (or a lock taken with
+	// tryacquire) fails, they write a global and call themselves again,
+	// never returning while they keep retrying, so that a livelock's loop
+	// may leave frames behind (MUTANT's keyframe lassos). Every thread
+	// begins with a call of one.
+	RecursiveRetries bool
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -137,6 +145,9 @@ func Generate(seed int64, cfg Config) string {
 	if cfg.Recursive {
 		g.recursive()
 	}
+	if cfg.RecursiveRetries {
+		g.recursiveRetries()
+	}
 	g.addExtraKinds()
 	lateThread := -1
 	if cfg.LateBugs {
@@ -163,6 +174,9 @@ func Generate(seed int64, cfg Config) string {
 			g.lateLoop("  ")
 			g.stmts(cfg.Stmts-at, "  ", ls)
 		} else {
+			if cfg.RecursiveRetries {
+				g.retryCall("  ", ls)
+			}
 			g.stmts(cfg.Stmts, "  ", ls)
 		}
 		g.printf("end\n")
@@ -327,6 +341,39 @@ func (g *gen) addExtraKinds() {
 	if g.cfg.Retries && g.cfg.Locks > 0 {
 		g.extra = append(g.extra, g.tryLoop, g.optimisticLoop)
 	}
+	if g.cfg.RecursiveRetries {
+		g.extra = append(g.extra, g.retryCall)
+	}
+}
+
+// recursiveRetries prints retry0 and retry1 (RecursiveRetries): each
+// retries while its test fails, writing a global first; retry1 takes a
+// lock with tryacquire when there is one, and gives it back at once when
+// it got it.
+func (g *gen) recursiveRetries() {
+	vars := append(g.vars(nil), "a")
+	for i := 0; i < 2; i++ {
+		g.printf("\nbool retry%d(a) begin\n  decl got;\n", i)
+		if i == 1 && g.cfg.Locks > 0 {
+			m := fmt.Sprintf("m%d", g.r.Intn(g.cfg.Locks))
+			g.printf("  got := tryacquire(%s);\n  if (got) then\n    release(%s);\n  fi\n", m, m)
+		} else {
+			g.printf("  got := %s;\n", g.pick(g.literal(), g.literal()+" | a", g.literal()+" & !a"))
+		}
+		g.printf("  if (!got) then\n    %s := %s;\n    got := retry%d(%s);\n  fi\n", g.global(), g.expr(1, vars), i, g.pick("a", "!a", g.literal()))
+		g.printf("  return got;\nend\n")
+	}
+}
+
+// retryCall calls a recursive retry.
+func (g *gen) retryCall(indent string, locals []string) {
+	arg := g.expr(1, g.vars(locals))
+	f := g.pick("retry0", "retry1")
+	if len(locals) == 0 {
+		g.printf("%s%s(%s);\n", indent, f, arg)
+		return
+	}
+	g.printf("%s%s := %s(%s);\n", indent, locals[g.r.Intn(len(locals))], f, arg)
 }
 
 // global is a random global, or a constant when there is none.

@@ -1,15 +1,3 @@
-// Command loopprogs writes the generated looping programs of the
-// benchmark table of issue 13 (docs/BENCHMARKS.md, "Looping programs")
-// into a directory: Burns' mutual exclusion for 2 to 7 threads
-// (burnsN.bpl) and the pump whose violation needs exactly K rounds, with
-// its safe variant (pumpK.bpl, pumpK_safe.bpl, K = 2..8); and, for the
-// livelock table, the TryLock dining philosophers of
-// mutant-fair-nontermination, Fig. 3(a), and their ordered variant, for 2
-// to 8 philosophers (philN.bpl, philN_ordered.bpl). Each file starts with
-// its `// expect:` lines. scripts/bench-loops.sh and
-// scripts/bench-lasso.sh run it.
-//
-// Usage: go run ./scripts/loopprogs DIR
 package main
 
 import (
@@ -29,6 +17,12 @@ func main() {
 	files := map[string]string{}
 	for n := 2; n <= 7; n++ {
 		files[fmt.Sprintf("burns%d.bpl", n)] = progen.Burns(n)
+		files[fmt.Sprintf("burns%d_bug.bpl", n)] = progen.BurnsBuggy(n)
+		files[fmt.Sprintf("flags%d.bpl", n)] = progen.FlagMutex(n, false)
+		files[fmt.Sprintf("flags%d_bug.bpl", n)] = progen.FlagMutex(n, true)
+	}
+	for n := 4; n <= 20; n += 4 {
+		files[fmt.Sprintf("permutation%d_late.bpl", n)] = progen.PermutationLate(n)
 	}
 	for n := 2; n <= 8; n++ {
 		files[fmt.Sprintf("phil%d.bpl", n)] = progen.Philosophers(n, false)

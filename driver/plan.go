@@ -1,0 +1,450 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"time"
+
+	"bmc/encode"
+	"bmc/fairness"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/seq"
+	"bmc/smt"
+)
+
+// Plan is what a run does, made in one place (makePlan) from the
+// program and the options: the candidates that may answer the question,
+// raced on the machine's cores (runPlan). The options pin parts of it:
+// --engine and --seq (check), --method and --certificate (prove).
+type Plan struct {
+	// Question says what is asked, within which bounds, for --verbose.
+	Question string
+	Cores    int
+	// Candidates in the order they start in: each once the head start
+	// After has passed and a core is free.
+	Candidates []Candidate
+}
+
+// Candidate is one engine, encoding and method that answers the question
+// on its own.
+type Candidate struct {
+	Name string // as results name their engine: "explicit", "bmc+gini, lazy sequentialization"
+	// Cores is how many cores it can keep busy: 1, or 2 where it races
+	// methods of its own (a proof engine beside its unwinding, gini on a
+	// simplified formula beside the plain one), the second borrowed
+	// only while no candidate waits for it.
+	Cores int
+	After time.Duration // its head start: how long the ones before it run alone
+	run   func(ctx context.Context, progress io.Writer) (*result.Result, error)
+}
+
+// WriteTo prints the plan for --verbose.
+func (pl *Plan) WriteTo(w io.Writer) (int64, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plan: %s, on %s", pl.Question, result.Plural(pl.Cores, "core"))
+	if len(pl.Candidates) > 1 {
+		b.WriteString("; the candidates race, and the first decisive answer wins")
+	}
+	b.WriteString(":\n")
+	for i, c := range pl.Candidates {
+		fmt.Fprintf(&b, "  %d. %s (%s", i+1, c.Name, result.Plural(1, "core"))
+		if c.Cores > 1 {
+			fmt.Fprintf(&b, ", and %d more for its own race while no candidate waits", c.Cores-1)
+		}
+		if c.After > 0 {
+			fmt.Fprintf(&b, "; starts after %s", c.After)
+		}
+		b.WriteString(")\n")
+	}
+	n, err := io.WriteString(w, b.String())
+	return int64(n), err
+}
+
+// question is what a run asks.
+type question int
+
+const (
+	safety   question = iota // bmc check: a violation within the bounds?
+	proof                    // bmc prove: a violation on executions of any length?
+	livelock                 // bmc check --lasso: a fair lasso within lb?
+)
+
+// pins are the parts of the plan the options fix; "" leaves a part to
+// the plan. They are the one place where "auto" is read.
+type pins struct {
+	engine, seq, method string
+}
+
+func pinsOf(o Options) pins {
+	pin := func(s string) string {
+		if s == "auto" {
+			return ""
+		}
+		return s
+	}
+	return pins{pin(o.Engine), pin(o.Seq), pin(o.Proof.Method)}
+}
+
+// PinnedEngine is the engine that the flags --engine and --seq of bmc
+// check choose ("bmc", "explicit"), and the flag that chooses it; ""
+// when the plan chooses by the program.
+func PinnedEngine(engine, seq string) (string, string) {
+	pin := pinsOf(Options{Engine: engine, Seq: seq})
+	switch {
+	case pin.engine != "":
+		return pin.engine, "--engine " + engine
+	case pin.seq != "":
+		return "bmc", fmt.Sprintf("--seq %s, which selects the bmc engine", seq)
+	}
+	return "", ""
+}
+
+// makePlan makes the plan for question q on p, with lb the livelock
+// bound. Errors are *UsageError for options that do not fit the program.
+func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb result.LassoBound) (*Plan, error) {
+	if err := o.complete(q != proof); err != nil {
+		return nil, err
+	}
+	if o.Solver == "z3" && !smt.Available {
+		_, err := newSolver(ctx, "z3")
+		return nil, err
+	}
+	pl := &Plan{Cores: o.Cores}
+	if pl.Cores <= 0 {
+		pl.Cores = runtime.NumCPU()
+	}
+	var err error
+	switch q {
+	case safety:
+		err = pl.safety(ctx, p, o, pinsOf(o))
+	case proof:
+		err = pl.proof(ctx, p, o, pinsOf(o))
+	default:
+		err = pl.livelock(p, o, pinsOf(o), lb)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// add appends a candidate.
+func (pl *Plan) add(name string, cores int, after time.Duration, run func(context.Context, io.Writer) (*result.Result, error)) {
+	pl.Candidates = append(pl.Candidates, Candidate{Name: name, Cores: cores, After: after, run: run})
+}
+
+// contextBound is the rounds or switches the bounds ask for: ok false
+// with neither (every interleaving).
+func contextBound(b Bounds) (bd seq.Bound, ok bool) {
+	switch {
+	case b.Rounds > 0:
+		return seq.Bound{Rounds: b.Rounds}, true
+	case b.Switches >= 0:
+		return seq.Bound{Switches: b.Switches}, true
+	}
+	return seq.Bound{}, false
+}
+
+// within words the bounds a question is asked within.
+func (b Bounds) words() string {
+	if bd, ok := contextBound(b); ok {
+		return fmt.Sprintf("%s, call depth %d", bd, b.Depth)
+	}
+	return fmt.Sprintf("every interleaving, call depth %d", b.Depth)
+}
+
+// safety plans bmc check. A one-thread program goes to BMC, which
+// decides loops exactly (unwinding raced with PDR), and to the explicit
+// engine beside it unless the user stated the step bound (which is then
+// part of the question, and the explicit engine has none). A concurrent
+// program goes to the explicit engine and to BMC on the
+// sequentializations (docs/BENCHMARKS.md, "Portfolio": the explicit
+// engine is fastest on narrow programs, the lazy and eager
+// sequentializations on wide unsafe ones); without a bound, to the
+// explicit engine and PDR on the interleaving product.
+func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) error {
+	b := o.Bounds
+	switch {
+	case b.Rounds > MaxRounds:
+		return &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, b.Rounds)}
+	case b.Switches > MaxSwitches:
+		return &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, b.Switches)}
+	case pin.engine == "explicit" && pin.seq != "":
+		return &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
+	}
+	bd, bounded := contextBound(b)
+	pl.Question = "a violation within " + b.words()
+	explicitCandidate := func() {
+		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return checkExplicit(ctx, p, o)
+		})
+	}
+	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
+		pl.Question = fmt.Sprintf("a violation within call depth %d", b.Depth)
+		if o.StepsStated {
+			pl.Question += fmt.Sprintf(" and %d steps", o.MaxSteps)
+		}
+		if pin.engine != "explicit" {
+			pl.add("bmc+"+o.Solver, 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+				return checkSequential(ctx, p, o, progress)
+			})
+		}
+		if pin.engine == "explicit" || pin.engine == "" && !o.StepsStated {
+			explicitCandidate()
+		}
+		return nil
+	}
+	if pin.engine == "explicit" {
+		explicitCandidate()
+		return nil
+	}
+	if pin.engine == "bmc" || pin.seq != "" {
+		if !bounded {
+			return &UsageError{"the bmc engine needs a bound for a concurrent program: -k K or --switches N"}
+		}
+		method := pin.seq
+		if method == "" {
+			// Where the threads loop or recurse, the answer rests on a
+			// proof (unless the user stated the step bound), and PDR
+			// proves the interleaving product far faster than the eager
+			// program: dekker.bpl at 2 switches in 6 s against 285 s.
+			method = "eager"
+			if !o.StepsStated && loops(encoded(p, false, nil)) && encode.Supported(p, encode.KindDirect, b.Depth) == nil {
+				method = "direct"
+			}
+		}
+		if err := concurrentFits(ctx, p, method, bd, b.Depth); err != nil {
+			return &UsageError{err.Error()}
+		}
+		if o.ThreadsStated && method != "direct" {
+			return &UsageError{fmt.Sprintf("--max-threads does not go with --engine bmc here: for this program it runs BMC on the %s sequentialization, and the eager and lazy sequentializations take no program that starts threads", method)}
+		}
+		pl.addConcurrent(p, o, method)
+		return nil
+	}
+	explicitCandidate()
+	if !bounded {
+		// Every interleaving: PDR on the interleaving product proves
+		// safety, or finds a violation, where the explicit search does
+		// not end.
+		if encode.Supported(p, encode.KindDirect, b.Depth) == nil {
+			pl.add(proofEngine("auto")+"+"+o.Solver+", direct interleaving product", 1, 0,
+				func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+					return proveProduct(ctx, p, o, progress)
+				})
+		}
+		return nil
+	}
+	for _, method := range []string{"lazy", "eager"} {
+		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
+			pl.addConcurrent(p, o, method)
+		}
+	}
+	return nil
+}
+
+// addConcurrent adds BMC on the sequentialization named method (eager,
+// lazy, or the direct interleaving product).
+func (pl *Plan) addConcurrent(p *ir.Program, o Options, method string) {
+	pl.add(bmcName(o.Solver, method), 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+		return checkConcurrent(ctx, p, o, method, progress)
+	})
+}
+
+// bmcName names BMC with a solver on a sequentialization.
+func bmcName(solver, method string) string {
+	if method == "direct" {
+		return "bmc+" + solver + ", direct interleaving product"
+	}
+	return fmt.Sprintf("bmc+%s, %s sequentialization", solver, method)
+}
+
+// concurrentFits refuses what BMC cannot check within bd through method:
+// a program the sequentializations (or the interleaving product) do not
+// take, or one whose sequentialization would not fit in memory.
+func concurrentFits(ctx context.Context, p *ir.Program, method string, bd seq.Bound, depth int) error {
+	if method == "direct" {
+		if err := encode.Supported(p, encode.KindDirect, depth); err != nil {
+			return fmt.Errorf("%v; use --engine explicit", err)
+		}
+		return nil
+	}
+	if err := seq.Supported(p); err != nil {
+		return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
+	}
+	if bd.Rounds > 0 {
+		bd.Switches = 0
+	}
+	return SeqFits(p, bd, MemoryLimit(ctx))
+}
+
+// proof plans bmc prove. The proof engine the user asks for (auto: PDR)
+// runs on the program's encoding: a one-thread program's own, a
+// concurrent one's sequentialization within the bound (auto: the
+// interleaving product where the program fits it, else eager) or,
+// without a bound, the interleaving product. Unless the user pinned the
+// method or the sequentialization, or asked for a certificate (which
+// only PDR gives), the explicit engine's exhaustive search races it:
+// within the call depth and the bound every program is finite-state, and
+// a search that sees every state within them proves as much as a proof
+// engine does.
+func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) error {
+	b := o.Bounds
+	bd, bounded := contextBound(b)
+	method := pin.method
+	if method == "" {
+		method = "pdr"
+	}
+	name := proofEngine(method) + "+" + o.Solver
+	race := pin.method == "" && pin.seq == "" && o.Proof.Certificate == nil
+	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
+	switch {
+	case sequential:
+		pl.Question = fmt.Sprintf("a proof for executions of any length, call depth %d", b.Depth)
+		pl.add(name, 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return proveSequential(ctx, p, o, progress)
+		})
+	case bounded:
+		pl.Question = "a proof for executions of any length within " + b.words()
+		sq := pin.seq
+		if sq == "" {
+			// PDR proves the interleaving product far faster than the
+			// eager program (dekker.bpl at 2 switches: 6 s against 285 s).
+			sq = "eager"
+			if encode.Supported(p, encode.KindDirect, b.Depth) == nil {
+				sq = "direct"
+			}
+		}
+		if err := concurrentFits(ctx, p, sq, bd, b.Depth); err != nil {
+			return &UsageError{strings.Replace(err.Error(), "use --engine explicit", "use --seq direct", 1)}
+		}
+		pl.add(name+", "+seqWords(sq), 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return proveBounded(ctx, p, o, sq, bd, progress)
+		})
+	default:
+		pl.Question = "a proof for every interleaving, of any length, call depth " + fmt.Sprint(b.Depth)
+		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
+			return &UsageError{err.Error()}
+		}
+		pl.add(name+", direct interleaving product", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return proveProduct(ctx, p, o, progress)
+		})
+	}
+	if race {
+		// The exhaustive search comes first: it answers most programs
+		// sooner (docs/BENCHMARKS.md, "Portfolio").
+		pl.Candidates = append([]Candidate{{Name: "explicit (exhaustive search)", Cores: 1,
+			run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+				return exhaustive(ctx, p, o)
+			}}}, pl.Candidates...)
+	}
+	return nil
+}
+
+// seqWords names a sequentialization in an engine's name.
+func seqWords(method string) string {
+	if method == "direct" {
+		return "direct interleaving product"
+	}
+	return method + " sequentialization"
+}
+
+// lassoHeadStart is how long the lasso translation's unwinding runs
+// before its proof engine joins it. The threads' loops close within a
+// few iterations in every livelock test and example (the unwinding
+// answered all of them first, within 3 s), so the proof engine is there
+// for loops that do not, and joins once the unwinding has taken longer
+// than the benchmarks' largest rows.
+const lassoHeadStart = 2 * time.Second
+
+// livelock plans bmc check --lasso: the MUTANT lasso translation decided
+// by BMC (its unwinding with PDR joining after lassoHeadStart), raced
+// with the explicit search, which decides what the translation's
+// inlining cannot (recursion deeper than it inlines, keyframe lassos)
+// and small programs sooner. A program the translation does not take
+// goes to the lasso on the interleaving product instead. --engine
+// explicit, --seq eager (the translation alone; on a recursive program
+// it hands over to the explicit search where its inlining cut calls) and
+// --seq direct pin one.
+func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBound) error {
+	switch {
+	case lb.Stem < 0 || lb.Loop < 1:
+		return &UsageError{fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
+	case lb.Stem+lb.Loop > MaxLassoRounds:
+		return &UsageError{fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", MaxLassoRounds, lb.Stem+lb.Loop)}
+	case !LassoSeq(o.Seq):
+		return &UsageError{fmt.Sprintf("--lasso takes its own translation or the direct product; --seq %s does not apply", o.Seq)}
+	case pin.engine == "explicit" && pin.seq != "":
+		return &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
+	}
+	if _, err := p.Instances(); err != nil {
+		return &UsageError{fmt.Sprintf("--lasso: %v", err)}
+	}
+	pl.Question = fmt.Sprintf("a livelock within %s, call depth %d", lb, o.Bounds.Depth)
+	explicitCandidate := func() {
+		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return lassoExplicit(ctx, p, o, lb), nil
+		})
+	}
+	direct := func() {
+		pl.add(bmcName(o.Solver, "direct"), 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return directLivelock(ctx, p, o, lb, progress)
+		})
+	}
+	refused := fairness.Supported(p)
+	switch {
+	case pin.engine == "explicit":
+		explicitCandidate()
+	case pin.seq == "direct":
+		direct()
+	case pin.seq == "eager" && refused != nil:
+		return &UsageError{fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused)}
+	case refused != nil:
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "bmc: %v; deciding the lasso on the interleaving product instead\n", refused)
+		}
+		direct()
+		if pin.engine == "" {
+			explicitCandidate()
+		}
+	default:
+		alone := pin.engine != "" || pin.seq != ""
+		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return translationLivelock(ctx, p, o, lb, alone, progress)
+		})
+		if !alone {
+			explicitCandidate()
+		}
+	}
+	return nil
+}
+
+// LassoSeq reports whether --seq seq goes with --lasso: the plan's
+// choice, the lasso translation (eager) or the interleaving product
+// (direct).
+func LassoSeq(seq string) bool {
+	s := pinsOf(Options{Seq: seq}).seq
+	return s == "" || s == "eager" || s == "direct"
+}
+
+// ExportMethod is the encoding bmc export writes for --seq method (auto:
+// the interleaving product, which check and prove decide without a
+// sequentialization's blow-up).
+func ExportMethod(method string) string {
+	if m := pinsOf(Options{Seq: method}).seq; m != "" {
+		return m
+	}
+	return "direct"
+}
+
+// unwindingAllowed says whether the bmc engine may decide a looping
+// program by unwinding its loops (raced with its proof engine) and the
+// direct lasso race several proof engines: only when no particular
+// proof engine or proof was asked for.
+func unwindingAllowed(po *ProofOptions) bool {
+	return po != nil && pinsOf(Options{Proof: *po}).method == "" && po.Certificate == nil
+}

@@ -1,0 +1,267 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"bmc/result"
+)
+
+// cores are a run's cores: every busy search or solver holds one, so
+// that no more of them run at once than the machine has cores. The
+// plan's candidates take theirs in the plan's order; an engine's own race
+// (a proof engine beside its unwinding, gini on a simplified formula
+// beside the plain one) borrows one only while no candidate waits, and
+// gives it back when it ends.
+type cores struct {
+	mu      sync.Mutex
+	total   int
+	free    int
+	waiting int           // candidates waiting for a core
+	freed   chan struct{} // closed (and replaced) when a core frees
+}
+
+func newCores(n int) *cores {
+	return &cores{total: n, free: n, freed: make(chan struct{})}
+}
+
+type coresKey struct{}
+
+// coresOf is the cores of the run ctx belongs to; nil outside a run
+// (an engine called on its own, in a test), where every borrow succeeds.
+func coresOf(ctx context.Context) *cores {
+	c, _ := ctx.Value(coresKey{}).(*cores)
+	return c
+}
+
+// take waits for a core for a candidate; false when ctx ends first.
+func (c *cores) take(ctx context.Context) bool {
+	c.mu.Lock()
+	c.waiting++
+	for c.free == 0 {
+		freed := c.freed
+		c.mu.Unlock()
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			c.mu.Lock()
+			c.waiting--
+			c.mu.Unlock()
+			return false
+		}
+		c.mu.Lock()
+	}
+	c.waiting--
+	c.free--
+	c.mu.Unlock()
+	return true
+}
+
+// give returns a core.
+func (c *cores) give() {
+	c.mu.Lock()
+	c.free++
+	close(c.freed)
+	c.freed = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// borrow takes a core for an engine's own race if one is free and no
+// candidate waits for it; release gives it back.
+func borrow(ctx context.Context) (release func(), ok bool) {
+	c := coresOf(ctx)
+	if c == nil {
+		return func() {}, true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.free == 0 || c.waiting > 0 {
+		return nil, false
+	}
+	c.free--
+	return sync.OnceFunc(c.give), true
+}
+
+// borrowed is a channel that yields a borrowed core's release as soon as
+// borrow succeeds; it gives up (and closes the channel) when ctx or stop
+// ends first. Stop cancels the wait; a core obtained after it is given
+// back at once.
+func borrowed(ctx context.Context) (cores <-chan func(), stop func()) {
+	out := make(chan func(), 1)
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		defer close(out)
+		for {
+			if release, ok := borrow(ctx); ok {
+				if ctx.Err() != nil {
+					release()
+					return
+				}
+				out <- release
+				return
+			}
+			c := coresOf(ctx)
+			c.mu.Lock()
+			freed := c.freed
+			c.mu.Unlock()
+			select {
+			case <-freed:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, cancel
+}
+
+// runPlan races the plan's candidates on the run's cores: each starts,
+// in the plan's order, once its head start has passed and a core is
+// free; the first decisive answer (result.Result.Settled: a verdict, or
+// unknown only at the bounds the user stated, which no other engine can
+// improve) wins, and the others are cancelled, and have ended, before
+// runPlan returns. An internal error ends the run as well; a candidate
+// that cannot take the program (a UsageError) leaves the others to
+// answer. Without a decisive answer the result is the first candidate's
+// in the plan's order, with the limits the others met.
+func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, error) {
+	start := time.Now()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := newCores(pl.Cores)
+	ctx = context.WithValue(ctx, coresKey{}, c)
+	if progress != nil && len(pl.Candidates) > 1 {
+		progress = &lockedWriter{w: progress} // the candidates report side by side
+	}
+	type answer struct {
+		i   int
+		res *result.Result
+		err error
+	}
+	answers := make(chan answer, len(pl.Candidates))
+	var running sync.WaitGroup
+	var active atomic.Int32        // candidates started and not yet answered
+	idle := make(chan struct{}, 1) // an answer left no candidate running
+	// The candidates start in order: each waits for its head start, which
+	// ends early when no candidate runs, and then for a core, so that a
+	// later one never takes a core before an earlier one.
+	running.Add(1)
+	go func() {
+		defer running.Done()
+		for i, cand := range pl.Candidates {
+			wait := time.NewTimer(cand.After - time.Since(start))
+			for waiting := cand.After > time.Since(start) && active.Load() > 0; waiting; {
+				select {
+				case <-wait.C:
+					waiting = false
+				case <-idle:
+					waiting = active.Load() > 0
+				case <-ctx.Done():
+					wait.Stop()
+					return
+				}
+			}
+			wait.Stop()
+			if !c.take(ctx) {
+				return
+			}
+			if ctx.Err() != nil {
+				c.give()
+				return
+			}
+			active.Add(1)
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				res, err := cand.run(ctx, progress)
+				answers <- answer{i, res, err}
+			}()
+		}
+	}()
+	results := make([]*result.Result, len(pl.Candidates))
+	errs := make([]error, len(pl.Candidates))
+	var won *answer
+	for done := 0; done < len(pl.Candidates) && won == nil; done++ {
+		select {
+		case a := <-answers:
+			results[a.i], errs[a.i] = a.res, a.err
+			var ue *UsageError
+			switch {
+			case a.err != nil && !errors.As(a.err, &ue):
+				won = &a // an internal error: a bug, reported at once
+			case a.err == nil && a.res.Settled():
+				won = &a
+			}
+			if won != nil {
+				cancel() // before the core goes back, so that no other candidate starts
+			}
+			// The candidate's core goes back only now.
+			c.give()
+			if active.Add(-1) == 0 {
+				select {
+				case idle <- struct{}{}:
+				default:
+				}
+			}
+		case <-ctx.Done():
+			done = len(pl.Candidates) // every candidate ends with ctx
+		}
+	}
+	cancel()
+	running.Wait()
+	if won != nil {
+		if won.err != nil {
+			return nil, won.err
+		}
+		return pl.report(won.res, won.i), nil
+	}
+	// Answers that came in while the others stopped.
+	for len(answers) > 0 {
+		a := <-answers
+		results[a.i], errs[a.i] = a.res, a.err
+	}
+	return pl.undecided(results, errs)
+}
+
+// report completes the winner's result with the plan.
+func (pl *Plan) report(res *result.Result, winner int) *result.Result {
+	for _, cand := range pl.Candidates {
+		res.Plan = append(res.Plan, result.Candidate{Engine: cand.Name, Cores: cand.Cores, After: cand.After})
+	}
+	res.Winner = pl.Candidates[winner].Name
+	return res
+}
+
+// undecided is the answer of a run without a decisive one: the result of
+// the first candidate in the plan's order that answered, with the limits
+// the others met beside its own (a limit of one engine cut its search,
+// and the others' say why they could not take over), or the first
+// candidate's error when none answered.
+func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Result, error) {
+	first := slices.IndexFunc(results, func(r *result.Result) bool { return r != nil })
+	if first < 0 {
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		// No candidate started: the run's context ended first.
+		return nil, errors.New("internal error: the run ended before any engine started")
+	}
+	res := results[first]
+	for i, r := range results {
+		if i == first || r == nil {
+			continue
+		}
+		for _, l := range r.Limits {
+			if l.Kind != result.LimitStopped && !slices.Contains(res.Limits, l) {
+				res.Limits = append(res.Limits, l)
+			}
+		}
+	}
+	return pl.report(res, first), nil
+}
