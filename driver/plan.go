@@ -18,7 +18,7 @@ import (
 
 // Plan is what a run does, made in one place (makePlan) from the
 // program and the options: the candidates that may answer the question,
-// raced on the machine's cores (runPlan). The options pin parts of it:
+// raced on the machine's cores (Plan.run). The options pin parts of it:
 // --engine and --seq (check), --method and --certificate (prove).
 type Plan struct {
 	// Question says what is asked, within which bounds, for --verbose.

@@ -119,12 +119,12 @@ func borrowed(ctx context.Context) (cores <-chan func(), stop func()) {
 	return out, cancel
 }
 
-// runPlan races the plan's candidates on the run's cores: each starts,
+// run races the plan's candidates on the run's cores: each starts,
 // in the plan's order, once its head start has passed and a core is
 // free; the first decisive answer (result.Result.Settled: a verdict, or
 // unknown only at the bounds the user stated, which no other engine can
 // improve) wins, and the others are cancelled, and have ended, before
-// runPlan returns. An internal error ends the run as well; a candidate
+// run returns. An internal error ends the run as well; a candidate
 // that cannot take the program (a UsageError) leaves the others to
 // answer. Without a decisive answer the result is the first candidate's
 // in the plan's order, with the limits the others met.
