@@ -6,11 +6,33 @@ package encode
 // step of its own in which no thread moves. The first cut begins the
 // loop: it saves a copy of the configuration and starts the rounds
 // afresh; the next cut ends it, and the property holds there when the
-// configuration equals the copy, some step was taken in between and
-// the loop is fair. Every other step is a legal step of a thread that
-// is no violation: a failed assertion, a bad release, an error label
-// or a call beyond the depth ends an execution, so no loop goes
-// through one.
+// configuration is back to the copy (below), some step was taken in
+// between and the loop is fair. Every other step is a legal step of a
+// thread that is no violation: a failed assertion, a bad release, an
+// error label or a call beyond the depth ends an execution, so no loop
+// goes through one.
+//
+// When the loop comes back (docs/SEMANTICS.md, "Livelocks"): the
+// globals, the lock holders and the atomic flags are those of the copy,
+// and each thread's stack is no lower and the same from its keyframe up:
+// MUTANT's keyframe lassos (mutant-fair-nontermination, section 3.3), a
+// loop that each time round leaves frames behind below the lowest frame
+// it returns to. A thread's dip is how far below its top frame at the
+// start its stack goes in the loop; the loop must come back to its top
+// dip+1 frames (the keyframe, the lowest of them, never returns, so its
+// return site, frame dip+1's pc here, does not count), and the frames
+// below are never on top in the loop, so untouched. Stacks are shift
+// registers with the top in frame 0, so frames 0 to dip are compared
+// with frames 0 to dip of the copy, unshifted: frame j counts when the
+// loop's lowest height + j <= the copy's height. Latches per thread keep
+// the lowest height in unary (frame i has been in use at every
+// configuration so far); the first cut sets them to the stack then, and
+// every other step keeps what its configuration, before the step, has in
+// use, so at the closing cut they count every configuration of the loop
+// but the last, which changes nothing (its stack is no lower). With
+// equal heights this is plain equality, and only recursion makes a stack
+// deeper with the same frames on top: without it the whole stacks are
+// compared and none of this is built.
 //
 // Why a cut step is exact: the end of a round is not a state of the
 // product. After a step of thread t in round r, the threads after t may
@@ -35,24 +57,37 @@ package encode
 // inside a block is one whose loop starts after that thread's invisible
 // steps to the next block head (taken at the end of its last stem
 // context and again at the end of its last loop context: they commute
-// with every other thread's steps and read only its own locals).
+// with every other thread's steps, read only its own locals and never
+// call or return).
 //
 // Fairness is kept per thread in latches reset by each cut: whether it
 // stepped, and whether it was blocked (waiting in acquire on a held lock)
 // before every step of the loop (strong) or before some step (weak). The
 // configurations before the loop's steps are all of the loop's but its
-// last, which equals its first when the loop closes.
+// last, where a thread that took no step is blocked exactly when it was
+// at the first: its stack and the lock holders are as then.
 //
 // For model checkers with liveness (AIGER's justice), the same system
 // says it as a justice property too: a cut after the loop has begun
 // must close the loop (a constraint) and starts the next period as the
 // first cut began the loop (the copy stays, the bookkeeping and the
 // rounds start afresh); the justice property is that periods end
-// infinitely often. Once a loop has closed, cuts may also follow one
-// another without steps: the safety property then holds from the
-// closing frame on, so that a path to it of k steps stands for every
-// shorter one (BMC need not ask every bound), and an infinite path with
-// infinitely many period ends still has a first one that closes.
+// infinitely often. Without recursion every period ends in the
+// configuration the first began in, so each begins there too. With
+// recursion a period may end deeper than it began; the lowest heights
+// then count on from the first cut, so that each period's end closes the
+// loop from the first cut to it (a keyframe loop repeated does: its
+// later periods go no lower than the first and end with the same frames
+// on top, deeper). Taking the copy afresh at each period's end would do
+// as well, but the copy would then change after the loop has begun, and
+// proofs that there is no livelock were slower with that. Once a loop
+// has closed, cuts may also follow one another without steps: the
+// safety property then holds from the closing frame on, so that a path
+// to it of k steps stands for every shorter one (BMC need not ask every
+// bound), and an infinite path with infinitely many period ends still
+// has a first one that closes. (A keyframe loop cannot repeat for ever
+// within the depth, but it has an infinite path all the same: its
+// closing cut, then cuts alone.)
 import (
 	"context"
 	"fmt"
@@ -152,11 +187,25 @@ func (l *lasso) finish(d *direct, legal, ok0 ts.Lit) {
 	s := d.sys
 	start := s.And(l.cut, l.looping.Not())
 	s.SetNext(l.looping, s.Or(l.looping, l.cut))
-	same := ts.True
-	for _, c := range l.configuration(d) {
+	cells := l.configuration(d)
+	copies := map[ts.Lit]ts.Lit{}
+	for _, c := range cells {
 		saved := s.NewLatch("lasso.saved "+c.name, ts.Init0)
 		s.SetNext(saved, s.Ite(start, c.lit, saved))
-		same = s.And(same, s.Implies(c.used, s.Eq(c.lit, saved)))
+		copies[c.lit] = saved
+	}
+	same := ts.True
+	var kf *keyframes
+	if recursive(d.prog) {
+		kf = newKeyframes(d, start, copies)
+		same = kf.noLower
+	}
+	for _, c := range cells {
+		used := c.used
+		if kf != nil && c.frame >= 0 {
+			used = s.And(kf.exposed[c.thread][c.frame], used)
+		}
+		same = s.And(same, s.Implies(used, s.Eq(c.lit, copies[c.lit])))
 	}
 	// Every step since the last cut is a thread's (the constraint).
 	stepped := s.NewLatch("lasso.stepped", ts.Init0)
@@ -197,10 +246,11 @@ func (l *lasso) finish(d *direct, legal, ok0 ts.Lit) {
 }
 
 // cell is a state bit of the configuration and the condition under which
-// its value matters.
+// its value matters; a bit of a stack says which frame of which thread.
 type cell struct {
-	name      string
-	lit, used ts.Lit
+	name          string
+	lit, used     ts.Lit
+	thread, frame int // frame -1: not a stack's
 }
 
 // configuration lists the bits a loop must come back to: the globals,
@@ -210,33 +260,105 @@ type cell struct {
 func (l *lasso) configuration(d *direct) []cell {
 	s := d.sys
 	var out []cell
-	add := func(lit, used ts.Lit) {
+	add := func(lit, used ts.Lit, t, f int) {
 		li, _ := s.LatchOf(lit.Var())
-		out = append(out, cell{li.Name, lit, used})
+		out = append(out, cell{li.Name, lit, used, t, f})
 	}
 	for _, g := range d.globals {
-		add(g, ts.True)
+		add(g, ts.True, -1, -1)
 	}
 	for _, own := range d.owns {
 		for _, o := range own {
-			add(o, ts.True)
+			add(o, ts.True, -1, -1)
 		}
 	}
 	for t := range d.tpc {
-		add(d.tatomic[t], ts.True)
+		add(d.tatomic[t], ts.True, t, -1)
 		for f, pc := range d.tpc[t] {
 			for _, b := range pc {
-				add(b, ts.True)
+				add(b, ts.True, t, f)
 			}
 			for k, x := range d.tlocals[t][f] {
-				add(x, l.slotUsed(d, pc, k))
+				add(x, l.slotUsed(d, pc, k), t, f)
 			}
 			if d.tsaved != nil {
-				add(d.tsaved[t][f], s.And(d.bitsEq(pc, constBits(pcEmpty, len(pc))).Not(), d.bitsEq(pc, constBits(pcDone, len(pc))).Not()))
+				add(d.tsaved[t][f], s.And(inUse(d, pc), d.bitsEq(pc, constBits(pcDone, len(pc))).Not()), t, f)
 			}
 		}
 	}
 	return out
+}
+
+// inUse is the condition that the frame whose pc bits are pc is in use.
+func inUse(d *direct, pc []ts.Lit) ts.Lit { return d.bitsEq(pc, constBits(pcEmpty, len(pc))).Not() }
+
+// recursive reports whether a thread of p can call a function that is
+// still active on its stack: only then can a stack be deeper at the
+// loop's end with the same frames on top.
+func recursive(p *ir.Program) bool {
+	for _, t := range p.Threads {
+		if ir.CallDepth(t.Proc) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// keyframes is what a recursive program's loop compares of the stacks
+// (see above).
+type keyframes struct {
+	// exposed[t][j]: frame j (0 the top) of thread t counts: at some
+	// configuration of the loop its stack was at least j frames lower
+	// than at the loop's start.
+	exposed [][]ts.Lit
+	noLower ts.Lit // no thread's stack is lower than at the loop's start
+}
+
+// newKeyframes adds the latches that keep, per thread and frame, whether
+// the frame has been in use at every configuration of the loop so far:
+// the loop's lowest height in unary. The cut that begins the loop (start)
+// sets them to the stack then, and every other step keeps what its
+// configuration, before the step, has in use; so at the closing cut they
+// count every configuration of the loop but the last, which, no lower
+// than the first, changes nothing. copies are the latches that save the
+// configuration's bits.
+func newKeyframes(d *direct, start ts.Lit, copies map[ts.Lit]ts.Lit) *keyframes {
+	s := d.sys
+	kf := &keyframes{noLower: ts.True}
+	for t, pcs := range d.tpc {
+		// Stacks are contiguous, so frame i in use says height > i: the
+		// heights in unary, now, in the copy (was), and the loop's
+		// lowest so far (held; frame 0 is in use from init's end on).
+		now, was, held := make([]ts.Lit, d.depth), make([]ts.Lit, d.depth), make([]ts.Lit, d.depth)
+		for f, pc := range pcs {
+			saved := make([]ts.Lit, len(pc))
+			for i, b := range pc {
+				saved[i] = copies[b]
+			}
+			now[f], was[f] = inUse(d, pc), inUse(d, saved)
+			kf.noLower = s.And(kf.noLower, s.Implies(was[f], now[f]))
+			held[f] = ts.True
+			if f > 0 {
+				held[f] = s.NewLatch(fmt.Sprintf("lasso.t%d.held[%d]", t, f), ts.Init0)
+				s.SetNext(held[f], s.Ite(start, now[f], s.And(held[f], now[f])))
+			}
+		}
+		// Frame j is exposed when the lowest height + j <= the copy's.
+		exposed := []ts.Lit{ts.True}
+		for j := 1; j < d.depth; j++ {
+			lower := ts.True
+			for i := range held {
+				w := ts.False
+				if i+j < d.depth {
+					w = was[i+j]
+				}
+				lower = s.And(lower, s.Implies(held[i], w))
+			}
+			exposed = append(exposed, lower)
+		}
+		kf.exposed = append(kf.exposed, exposed)
+	}
+	return kf
 }
 
 // slotUsed is the condition that the frame whose pc bits are pc runs a

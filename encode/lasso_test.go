@@ -17,12 +17,13 @@ import (
 
 // livelockBound is the BMC bound of TestDirectLasso: the property holds
 // from the closing frame on, so one query covers every shorter path. It
-// is also the largest bound of TestDirectLassoJustice's lasso search.
+// is also the bound of most of TestDirectLassoJustice's lasso searches.
 const livelockBound = 30
 
 // directLivelock decides the livelock question of m: BMC finds a
 // livelock, which must replay on the explicit interpreter; otherwise PDR
-// must prove that there is none.
+// must prove that there is none (calls beyond the depth aside: they end
+// executions, and a keyframe lasso repeated makes them).
 func directLivelock(t *testing.T, p *ir.Program, lb result.LassoBound, depth int) bool {
 	t.Helper()
 	m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: lb.Fairness})
@@ -52,7 +53,7 @@ func directLivelock(t *testing.T, p *ir.Program, lb result.LassoBound, depth int
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pf := engine.PDR(ctx, sys, engine.ProofTask{Target: sys.Ors(bad, sys.Bad[encode.PropOverflow].Lit), MaxK: 200,
+	pf := engine.PDR(ctx, sys, engine.ProofTask{Target: bad, MaxK: 200,
 		NewSolver: func() solver.Solver { return sat.New() }})
 	if pf.Status != solver.Unsat {
 		t.Fatalf("no livelock within %d steps, but PDR says %v (%s)", livelockBound, pf.Status, pf.Reason)
@@ -118,19 +119,97 @@ void f() begin g := !g; end
 thread void a() begin while (T) do f(); od end`, 1, [3]bool{true, true, true}},
 }
 
-// eachLivelockQuestion calls ask on every question of livelockCases
-// (a program, a bound under each fairness, calls 3 frames deep, and the
-// expected answer), each case a subtest.
-func eachLivelockQuestion(t *testing.T, ask func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool)) {
-	for _, c := range livelockCases {
-		t.Run(c.name, func(t *testing.T) {
-			p := load(t, "lasso.bpl", c.src)
+// Keyframe lassos (docs/SEMANTICS.md, "Livelocks"): a recursive
+// thread's stack may be deeper at the loop's end, the frames from its
+// keyframe (the lowest on top during the loop) up as at the start.
+const (
+	// Thread1 retries by a recursive call that never returns while
+	// Thread2 keeps setting g (examples/mutant_fig1b_recursive.bpl).
+	retryThread = `decl g;
+thread void Thread1() begin retry(); return; end
+void retry() begin if (g) then g := F; retry(); fi return; end
+`
+	// Thread1's stack grows for ever: c calls r, which waits for g and
+	// takes it (an assume: fewer paths than a spin), then c calls itself
+	// with its argument flipped. r returns in each loop, so c's frame
+	// below r must come back too: with a round per loop (one r a round:
+	// Thread2 sets g after Thread1's context) it is c(!x) at the end for
+	// c(x) at the start, with two rounds c(x) again.
+	flipper = `decl g;
+thread void Thread1() begin c(F); end
+void c(x) begin r(); c(!x); end
+void r() begin assume(g); g := F; end
+thread void Thread2() begin while (T) do g := T; od end
+`
+)
+
+// keyframeCases are livelock questions on recursive programs, with
+// their loop rounds and depths, and for the costlier ones a smaller
+// bound for the lasso search of TestDirectLassoJustice (0:
+// livelockBound; -1: not asked there).
+var keyframeCases = []struct {
+	name         string
+	src          string
+	stem, loop   int
+	depth        int
+	livelocks    [3]bool // strong, weak, none
+	justiceBound int
+}{
+	{name: "keyframe: a retry by a call that never returns", src: retryThread + `thread void Thread2() begin while (!g) do g := T; od return; end`,
+		stem: 1, loop: 1, depth: 4, livelocks: [3]bool{true, true, true}},
+	// Within 3 frames the loop must start with retry's first frame on top:
+	// Thread1's frame below it at the start, a frame of retry at the end.
+	{name: "keyframe: the frame below the keyframe need not come back", src: retryThread + `thread void Thread2() begin while (!g) do g := T; od return; end`,
+		stem: 1, loop: 1, depth: 3, livelocks: [3]bool{true, true, true}},
+	{name: "keyframe: the loop must start after the first call", src: retryThread + `thread void Thread2() begin while (!g) do g := T; od return; end`,
+		stem: 0, loop: 1, depth: 4, livelocks: [3]bool{false, false, false}},
+	{name: "keyframe: the retries stop", src: retryThread + `thread void Thread2() begin g := T; return; end`,
+		stem: 1, loop: 1, depth: 4, livelocks: [3]bool{false, false, false}},
+	{name: "keyframe: a deeper retry within the depth", src: retryThread + `thread void Thread2() begin while (!g) do g := T; od return; end`,
+		stem: 2, loop: 2, depth: 4, livelocks: [3]bool{true, true, true}},
+	{name: "a stack lower at the end with the same frames on top", src: `decl g, h;
+thread void a() begin r(); return; end
+void r() begin if (g | h) then if (g) then g := F; else h := F; fi r(); fi return; end`,
+		stem: 1, loop: 1, depth: 4, livelocks: [3]bool{false, false, false}},
+	{name: "keyframe: the frame below the top must come back", src: flipper,
+		stem: 1, loop: 1, depth: 4, livelocks: [3]bool{false, false, true}, justiceBound: 15},
+	{name: "keyframe: it does after two rounds", src: flipper,
+		stem: 1, loop: 2, depth: 5, livelocks: [3]bool{true, true, true}, justiceBound: -1},
+}
+
+// livelockQuestion is a question of livelockCases or keyframeCases
+// under one fairness.
+type livelockQuestion struct {
+	p        *ir.Program
+	lb       result.LassoBound
+	eo       explicit.Options // calls eo.Depth frames deep
+	livelock bool             // the expected answer
+	justice  int              // the bound of the justice form's lasso search; -1: none
+}
+
+// eachLivelockQuestion calls ask on every question of livelockCases (a
+// loop of one round, calls 3 frames deep) and keyframeCases, each case a
+// subtest.
+func eachLivelockQuestion(t *testing.T, ask func(t *testing.T, q livelockQuestion)) {
+	each := func(name, src string, stem, loop, depth int, livelocks [3]bool, justice int) {
+		t.Run(name, func(t *testing.T) {
+			p := load(t, "lasso.bpl", src)
 			for i, f := range livelockFairness {
 				eo := explicit.DefaultOptions()
-				eo.Depth = 3
-				ask(t, p, result.LassoBound{Stem: c.stem, Loop: 1, Fairness: f}, eo, c.livelocks[i])
+				eo.Depth = depth
+				ask(t, livelockQuestion{p, result.LassoBound{Stem: stem, Loop: loop, Fairness: f}, eo, livelocks[i], justice})
 			}
 		})
+	}
+	for _, c := range livelockCases {
+		each(c.name, c.src, c.stem, 1, 3, c.livelocks, livelockBound)
+	}
+	for _, c := range keyframeCases {
+		justice := livelockBound
+		if c.justiceBound != 0 {
+			justice = c.justiceBound
+		}
+		each(c.name, c.src, c.stem, c.loop, c.depth, c.livelocks, justice)
 	}
 }
 
@@ -138,7 +217,8 @@ func eachLivelockQuestion(t *testing.T, ask func(t *testing.T, p *ir.Program, lb
 // small programs, under each fairness, against the expected answers and
 // the explicit fair-cycle search.
 func TestDirectLasso(t *testing.T) {
-	eachLivelockQuestion(t, func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool) {
+	eachLivelockQuestion(t, func(t *testing.T, q livelockQuestion) {
+		p, lb, eo, livelock := q.p, q.lb, q.eo, q.livelock
 		if want := explicit.LassoSearch(context.Background(), p, lb, eo).Verdict == result.Unsafe; want != livelock {
 			t.Fatalf("%s: the explicit search says livelock %v, the case %v", lb, want, livelock)
 		}
@@ -149,19 +229,24 @@ func TestDirectLasso(t *testing.T) {
 }
 
 // TestDirectLassoJustice asks engine.Lasso the justice form of each
-// question of TestDirectLasso: there is a lasso within livelockBound
-// steps exactly when a livelock is expected, and its path up to the
-// first end of a period (which must close the loop) replays as a
-// livelock on the explicit interpreter.
+// question of TestDirectLasso: there is a lasso within the question's
+// bound (livelockBound, or less for a costly one) exactly when a
+// livelock is expected, and its path up to the first end of a period
+// (which must close the loop) replays as a livelock on the explicit
+// interpreter.
 func TestDirectLassoJustice(t *testing.T) {
-	eachLivelockQuestion(t, func(t *testing.T, p *ir.Program, lb result.LassoBound, eo explicit.Options, livelock bool) {
+	eachLivelockQuestion(t, func(t *testing.T, q livelockQuestion) {
+		p, lb, eo, livelock := q.p, q.lb, q.eo, q.livelock
+		if q.justice < 0 {
+			return
+		}
 		m, err := encode.DirectLasso(context.Background(), p, encode.DirectLassoOptions{Depth: eo.Depth, Stem: lb.Stem, Loop: lb.Loop, Fairness: lb.Fairness})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sys := m.System()
 		s := sat.New()
-		out := engine.Lasso(context.Background(), sys, s, 0, livelockBound)
+		out := engine.Lasso(context.Background(), sys, s, 0, q.justice)
 		s.Close()
 		switch {
 		case out.Status == solver.Unknown:
