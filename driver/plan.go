@@ -239,13 +239,21 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		}
 		return nil
 	}
-	for _, method := range []string{"lazy", "eager"} {
+	for _, method := range []string{"eager", "lazy"} {
 		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
 			pl.addConcurrent(p, o, method)
+			pl.Candidates[len(pl.Candidates)-1].After = explicitHeadStart
 		}
 	}
 	return nil
 }
+
+// explicitHeadStart is how long the explicit engine runs alone before
+// the other candidates join it: the time that the smallest programs
+// take, and no more than the tolerance of the benchmarks (0.1 s beside
+// the best single engine, docs/BENCHMARKS.md "Portfolio"), as every
+// program an engine of BMC decides first pays it.
+const explicitHeadStart = 100 * time.Millisecond
 
 // addConcurrent adds BMC on the sequentialization named method (eager,
 // lazy, or the direct interleaving product).
@@ -335,8 +343,11 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 		})
 	}
 	if race {
-		// The exhaustive search comes first: it answers most programs
-		// sooner (docs/BENCHMARKS.md, "Portfolio").
+		// The exhaustive search comes first, alone for proofHeadStart:
+		// it answers most programs sooner, most of them within that
+		// time (docs/BENCHMARKS.md, "Portfolio"), and the proof engine
+		// beside it would only slow it down.
+		pl.Candidates[0].After = proofHeadStart
 		pl.Candidates = append([]Candidate{{Name: "explicit (exhaustive search)", Cores: 1,
 			run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 				return exhaustive(ctx, p, o)
@@ -344,6 +355,10 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	}
 	return nil
 }
+
+// proofHeadStart is how long the exhaustive search of bmc prove runs
+// alone before the proof engine joins it.
+const proofHeadStart = 2 * time.Second
 
 // seqWords names a sequentialization in an engine's name.
 func seqWords(method string) string {
@@ -407,17 +422,32 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bmc: %v; deciding the lasso on the interleaving product instead\n", refused)
 		}
-		direct()
 		if pin.engine == "" {
 			explicitCandidate()
 		}
-	default:
-		alone := pin.engine != "" || pin.seq != ""
+		direct()
+		if pin.engine == "" {
+			pl.Candidates[1].After = explicitHeadStart
+		}
+	case pin.engine != "" || pin.seq != "":
 		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return translationLivelock(ctx, p, o, lb, alone, progress)
+			return translationLivelock(ctx, p, o, lb, true, progress)
 		})
-		if !alone {
-			explicitCandidate()
+	default:
+		// The explicit search decides small programs before the others
+		// have translated them; without fairness the lasso on the
+		// interleaving product finds a livelock sooner than the
+		// translation (docs/BENCHMARKS.md, "Portfolio"), which proves
+		// their absence sooner.
+		explicitCandidate()
+		if lb.Fairness == result.NoFairness {
+			direct()
+		}
+		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return translationLivelock(ctx, p, o, lb, false, progress)
+		})
+		for i := 1; i < len(pl.Candidates); i++ {
+			pl.Candidates[i].After = explicitHeadStart
 		}
 	}
 	return nil

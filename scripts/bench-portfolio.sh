@@ -35,6 +35,9 @@
 #   BENCH_GROUPS   any of: bluetooth burns flags perm pump phil prove [all]
 #   BMC            bmc binary [bin/bmc]
 #   BENCH_TSV      raw numbers, one line per run [/tmp/bench-portfolio.tsv]
+#   BENCH_ROWS     a file of rows to run instead of the groups', one per
+#                  line: KIND;FILE;FLAGS (KIND check, lasso or prove; a
+#                  FILE under progs/ is a generated program)
 #
 # Markdown goes to stdout, progress to stderr. Cells: "1.23 s safe",
 # "0.40 s VIOL" (a violation or a livelock), ">20 s" (no answer within the
@@ -74,6 +77,10 @@ go run ./scripts/loopprogs "$tmp/progs"
 # rows prints "kind;file;flags" lines: kind check, lasso or prove.
 rows() {
 	local g a s n
+	if [[ -n ${BENCH_ROWS:-} ]]; then
+		sed "s|;progs/|;$tmp/progs/|" "$BENCH_ROWS"
+		return
+	fi
 	for g in $groups; do
 		case $g in
 		bluetooth)

@@ -238,9 +238,10 @@ func TestJSONPlan(t *testing.T) {
 		args    []string
 		engines []string
 	}{
-		{[]string{"--switches", "4", "--threads", "adder=2,stopper=1"}, []string{"explicit", "bmc+gini, lazy sequentialization", "bmc+gini, eager sequentialization"}},
+		{[]string{"--switches", "4", "--threads", "adder=2,stopper=1"}, []string{"explicit", "bmc+gini, eager sequentialization", "bmc+gini, lazy sequentialization"}},
 		{[]string{"--switches", "4", "--threads", "adder=2,stopper=1", "--seq", "lazy"}, []string{"bmc+gini, lazy sequentialization"}},
-		{[]string{"--lasso", "1,1"}, []string{"bmc+gini, lasso translation", "explicit"}},
+		{[]string{"--lasso", "1,1"}, []string{"explicit", "bmc+gini, lasso translation"}},
+		{[]string{"--lasso", "1,1", "--fairness", "none"}, []string{"explicit", "bmc+gini, direct interleaving product", "bmc+gini, lasso translation"}},
 	} {
 		var stdout, stderr bytes.Buffer
 		file := "../../examples/bluetooth.bpl"

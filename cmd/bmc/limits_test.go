@@ -174,7 +174,8 @@ func TestLimitEndsEveryCommand(t *testing.T) {
 		out  string // in stdout
 		err  string // in stderr
 	}{
-		{[]string{"check", "--quiet", "--timeout", "50ms", chain}, "but the search was incomplete: timeout", ""},
+		// The bmc engine: the explicit one reaches the call depth at once.
+		{[]string{"check", "--quiet", "--engine", "bmc", "--timeout", "50ms", chain}, "but the search was incomplete: timeout", ""},
 		{[]string{"check", "--quiet", "--json", "--timeout", "1ms", "--switches", "2", threads}, `"timeout`, ""},
 		{[]string{"seq", "--eager", "-k", "2", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},
 		{[]string{"seq", "--lazy", "-k", "2", "--for", "moped", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},

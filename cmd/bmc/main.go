@@ -56,7 +56,19 @@ func internalErr(format string, args ...any) error {
 	return &exitError{code: exitInternal, msg: fmt.Sprintf(format, args...)}
 }
 
+// gcPercent is the garbage collector's target (GOGC) unless the
+// environment sets one: the engines keep large live sets (states,
+// formulas) and allocate fast, and a collection when the heap has grown
+// by 4 times the live data instead of once costs memory but far less
+// collection work, which the engines racing in a plan share (the
+// explicit engine 1.2x faster alone, docs/BENCHMARKS.md "Portfolio");
+// the memory limit (driver.Limit) still bounds the heap.
+const gcPercent = 400
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -277,6 +289,9 @@ loop), weak (... held at some point of the loop) or none. The bmc engine
 decides the MUTANT lasso translation (or, with --seq direct, the lasso on
 the interleaving product); --engine explicit searches the configurations.
 
+Without --engine and --seq, the engines race on the machine's cores and
+the first decisive answer wins (--verbose prints the plan).
+
 Exit status: 0 no violation (no livelock) within the bounds, 10 violation
 (livelock) found (trace printed), 2 bad input or usage, 3 unknown (a limit
 cut the search short), 4 internal error. With --json, every outcome is one
@@ -287,8 +302,8 @@ JSON document on standard output, errors included ("verdict": "error").`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), or auto (bmc for one thread or when --seq is given, else explicit)")
-	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (eager; direct where threads loop or recurse and --max-steps is not given)")
+	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), or auto (the plan races them: --verbose prints it)")
+	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (the plan's choice; with --engine bmc: eager, or direct where threads loop or recurse and --max-steps is not given)")
 	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")

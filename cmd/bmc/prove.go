@@ -46,7 +46,10 @@ within -k rounds or --switches context switches through a sequentialization
 (the interleaving product, any number of context switches).
 
 Methods: kind (Claessen's improved k-induction), kind-simple (k-induction
-with simple-path constraints), pdr (IC3/PDR), auto (pdr). A violation is
+with simple-path constraints), pdr (IC3/PDR), auto (pdr, raced with the
+explicit engine's exhaustive search of every execution, which answers
+"proved by exhaustive search" on a finite program; --verbose prints the
+plan). A violation is
 found as well as proved absent: its trace is replayed before it is printed.
 When induction stops at --max-k, the counterexample to induction is shown:
 a path from a state that need not be reachable, not a bug.
@@ -59,7 +62,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr)")
+	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr, raced with the exhaustive search)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3")
 	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
