@@ -242,18 +242,10 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	for _, method := range []string{"eager", "lazy"} {
 		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
 			pl.addConcurrent(p, o, method)
-			pl.Candidates[len(pl.Candidates)-1].After = explicitHeadStart
 		}
 	}
 	return nil
 }
-
-// explicitHeadStart is how long the explicit engine runs alone before
-// the other candidates join it: the time that the smallest programs
-// take, and no more than the tolerance of the benchmarks (0.1 s beside
-// the best single engine, docs/BENCHMARKS.md "Portfolio"), as every
-// program an engine of BMC decides first pays it.
-const explicitHeadStart = 100 * time.Millisecond
 
 // addConcurrent adds BMC on the sequentialization named method (eager,
 // lazy, or the direct interleaving product).
@@ -426,9 +418,6 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 			explicitCandidate()
 		}
 		direct()
-		if pin.engine == "" {
-			pl.Candidates[1].After = explicitHeadStart
-		}
 	case pin.engine != "" || pin.seq != "":
 		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
 			return translationLivelock(ctx, p, o, lb, true, progress)
@@ -446,9 +435,6 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
 			return translationLivelock(ctx, p, o, lb, false, progress)
 		})
-		for i := 1; i < len(pl.Candidates); i++ {
-			pl.Candidates[i].After = explicitHeadStart
-		}
 	}
 	return nil
 }

@@ -60,8 +60,8 @@ type Checker struct {
 
 	// The states found, by id: key, the state it was reached from, by
 	// which move (its last step), at which cost.
-	index   map[string]int32
-	keys    []string
+	states  *stateSet
+	keyBuf  []byte // the key of the state being added
 	parents []int32
 	steps   []stepRec
 	costs   []cost
@@ -143,7 +143,7 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	if opts.MaxThreads < 1 {
 		return nil, fmt.Errorf("--max-threads must be at least 1")
 	}
-	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, index: map[string]int32{},
+	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, states: newStateSet(),
 		visible: ir.VisibleNodes(p), reduce: !opts.NoReduction, cur: -1}
 	return c, nil
 }
@@ -199,7 +199,7 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 	res := &result.Result{Engine: "explicit", Bounds: c.Bounds()}
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
 	limit := c.search(ctx)
-	res.States = len(c.keys)
+	res.States = c.states.len()
 	res.Elapsed = time.Since(start)
 	if v := c.violation; v != nil {
 		// A violation found before ctx ended is shown even when the search
@@ -264,7 +264,7 @@ func (c *Checker) search(ctx context.Context) *result.Limit {
 			return c.stateLimit()
 		}
 		c.cur, c.curCost = id, at
-		c.expand(decode(c.prog, []byte(c.keys[id])))
+		c.expand(decode(c.prog, c.states.key(id)))
 	}
 	if c.full() {
 		return c.stateLimit()
@@ -281,7 +281,7 @@ func (c *Checker) stopping() bool { return !c.quiet && c.stopped.Load() }
 // way, exceed the state limit (a step made again for a trace is
 // finished regardless).
 func (c *Checker) full() bool {
-	return !c.quiet && len(c.keys)+len(c.localNext) > c.opts.MaxStates
+	return !c.quiet && c.states.len()+len(c.localNext) > c.opts.MaxStates
 }
 
 // halted reports whether the search must end: its context has ended or
@@ -292,17 +292,15 @@ func (c *Checker) halted() bool { return c.stopping() || c.full() }
 // add records s, reached from c.cur by rec at cost at, unless it is known
 // at a cost no higher.
 func (c *Checker) add(s *state, rec stepRec, at cost) {
-	key := string(s.key(nil))
-	if id, ok := c.index[key]; ok {
+	c.keyBuf = s.key(c.keyBuf[:0])
+	id, added := c.states.insert(c.keyBuf)
+	if !added {
 		if at.less(c.costs[id]) {
 			c.parents[id], c.steps[id], c.costs[id] = c.cur, rec, at
 			c.queue.push(id, at)
 		}
 		return
 	}
-	id := int32(len(c.keys))
-	c.index[key] = id
-	c.keys = append(c.keys, key)
 	c.parents = append(c.parents, c.cur)
 	c.steps = append(c.steps, rec)
 	c.costs = append(c.costs, at)

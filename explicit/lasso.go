@@ -125,12 +125,12 @@ type lassoSearch struct {
 	broadcasts bool
 }
 
-// lassoNode is a state of the search: its key (for a loop, followed by
-// the loop's fairness record), the node it was reached from (-1 for a
-// root), and how: a step of thread along edge, or (edge -1) the end of a
+// lassoNode is a state of the search (its key, for a loop followed by
+// the loop's fairness record and dips, has the node's index as its id in
+// the search's stateSet): the node it was reached from (-1 for a root),
+// and how: a step of thread along edge, or (edge -1) the end of a
 // context.
 type lassoNode struct {
-	key    string
 	parent int32
 	thread int16
 	edge   int32
@@ -143,12 +143,12 @@ type lassoNode struct {
 func (ls *lassoSearch) run() (*lassoPath, *result.Limit) {
 	c := ls.c
 	var stem []lassoNode
-	seen := map[string]bool{}
+	stemKeys := newStateSet()
+	var buf []byte
 	add := func(s *state, parent int32, t int, edge int32) {
-		key := string(s.key(nil))
-		if !seen[key] {
-			seen[key] = true
-			stem = append(stem, lassoNode{key, parent, int16(t), edge})
+		buf = s.key(buf[:0])
+		if _, added := stemKeys.insert(buf); added {
+			stem = append(stem, lassoNode{parent, int16(t), edge})
 			ls.states++
 		}
 	}
@@ -163,7 +163,7 @@ func (ls *lassoSearch) run() (*lassoPath, *result.Limit) {
 		if ls.states > c.opts.MaxStates {
 			return nil, c.stateLimit()
 		}
-		s := decode(c.prog, []byte(stem[i].key))
+		s := decode(c.prog, stemKeys.key(int32(i)))
 		if !s.init && s.used > ls.b.Stem {
 			starts = append(starts, int32(i))
 			continue
@@ -171,7 +171,7 @@ func (ls *lassoSearch) run() (*lassoPath, *result.Limit) {
 		c.lassoMoves(s, func(n *state, t int, edge int32) { add(n, int32(i), t, edge) })
 	}
 	for _, root := range starts {
-		if path, limit := ls.loop(stem, root); path != nil || limit != nil {
+		if path, limit := ls.loop(stem, stemKeys, root); path != nil || limit != nil {
 			return path, limit
 		}
 	}
@@ -181,15 +181,16 @@ func (ls *lassoSearch) run() (*lassoPath, *result.Limit) {
 // loop searches breadth first, from the configuration of stem node root,
 // for a loop of ls.b.Loop rounds that ends in that configuration and
 // meets the fairness.
-func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, *result.Limit) {
+func (ls *lassoSearch) loop(stem []lassoNode, stemKeys *stateSet, root int32) (*lassoPath, *result.Limit) {
 	c := ls.c
-	from := decode(c.prog, []byte(stem[root].key))
+	from := decode(c.prog, stemKeys.key(root))
 	from.cur, from.used = 0, 1
 	fair := newLoopFairness(ls.b.Fairness, from)
 	dips := newLoopDips(c.prog, from)
-	first := string(from.key(nil)) + fair.start(from) + dips.start()
-	nodes := []lassoNode{{key: first, parent: -1, edge: -1}}
-	seen := map[string]bool{first: true}
+	keys := newStateSet()
+	buf := append(append(from.key(nil), fair.start(from)...), dips.start()...)
+	keys.insert(buf)
+	nodes := []lassoNode{{parent: -1, edge: -1}}
 	ls.states++
 	for i := 0; i < len(nodes); i++ {
 		if c.stopped.Load() {
@@ -198,10 +199,10 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, *result.L
 		if ls.states > c.opts.MaxStates {
 			return nil, c.stateLimit()
 		}
-		key := nodes[i].key
+		key := keys.key(int32(i))
 		rest := key[len(key)-fair.size()-dips.size():]
-		book, dipped := rest[:fair.size()], rest[fair.size():]
-		s := decode(c.prog, []byte(key))
+		book, dipped := string(rest[:fair.size()]), string(rest[fair.size():])
+		s := decode(c.prog, key)
 		closed := false
 		c.lassoMoves(s, func(n *state, t int, edge int32) {
 			// Threads are never removed, so a loop that starts one
@@ -220,15 +221,14 @@ func (ls *lassoSearch) loop(stem []lassoNode, root int32) (*lassoPath, *result.L
 				closed = fair.stepped(nb) && fair.unfair(nb) < 0 && dips.comesBack(from, n, nd)
 				return
 			}
-			k := string(n.key(nil)) + nb + nd
-			if !seen[k] {
-				seen[k] = true
-				nodes = append(nodes, lassoNode{k, int32(i), int16(t), edge})
+			buf = append(append(n.key(buf[:0]), nb...), nd...)
+			if _, added := keys.insert(buf); added {
+				nodes = append(nodes, lassoNode{int32(i), int16(t), edge})
 				ls.states++
 			}
 		})
 		if closed {
-			return ls.path(stem, root, nodes, int32(i)), nil
+			return ls.path(stem, stemKeys, root, nodes, keys, int32(i)), nil
 		}
 	}
 	return nil, nil
@@ -265,9 +265,9 @@ func sameThread(a, b *thread) bool {
 
 // path is the execution through stem node root and loop node end: the
 // steps of both, without the ends of contexts.
-func (ls *lassoSearch) path(stem []lassoNode, root int32, loop []lassoNode, end int32) *lassoPath {
+func (ls *lassoSearch) path(stem []lassoNode, stemKeys *stateSet, root int32, loop []lassoNode, loopKeys *stateSet, end int32) *lassoPath {
 	p := &lassoPath{}
-	walk := func(nodes []lassoNode, last int32, withRoot bool) {
+	walk := func(nodes []lassoNode, keys *stateSet, last int32, withRoot bool) {
 		var ids []int32
 		for id := last; id >= 0; id = nodes[id].parent {
 			ids = append(ids, id)
@@ -279,19 +279,19 @@ func (ls *lassoSearch) path(stem []lassoNode, root int32, loop []lassoNode, end 
 			n := nodes[id]
 			switch {
 			case n.parent < 0:
-				p.states = append(p.states, decode(ls.c.prog, []byte(n.key)))
+				p.states = append(p.states, decode(ls.c.prog, keys.key(id)))
 				p.recs = append(p.recs, stepRec{kind: recStart})
 			case n.edge >= 0:
-				p.states = append(p.states, decode(ls.c.prog, []byte(n.key)))
+				p.states = append(p.states, decode(ls.c.prog, keys.key(id)))
 				p.recs = append(p.recs, stepRec{kind: recStep, thread: n.thread, edge: n.edge})
 			}
 		}
 	}
-	walk(stem, root, true)
+	walk(stem, stemKeys, root, true)
 	// The state of the stem's last step has the loop's first
 	// configuration: only ends of contexts follow it.
 	p.loop = len(p.states) - 1
-	walk(loop, end, false) // the loop's root is the stem's end
+	walk(loop, loopKeys, end, false) // the loop's root is the stem's end
 	return p
 }
 

@@ -76,7 +76,7 @@ func (c *Checker) violationPath() path {
 			p.add(c.replay.states[id].clone(), recs[id])
 			continue
 		}
-		s := decode(c.prog, []byte(c.keys[id]))
+		s := decode(c.prog, c.states.key(id))
 		if len(p.states) > 0 {
 			c.addMove(&p, recs[id], s)
 			continue
