@@ -163,7 +163,7 @@ func (b Bounds) words() string {
 // part of the question, and the explicit engine has none). A concurrent
 // program goes to the explicit engine and to BMC on the
 // sequentializations (docs/BENCHMARKS.md, "Portfolio": the explicit
-// engine is fastest on narrow programs, the lazy and eager
+// engine is fastest on narrow programs, the eager and lazy
 // sequentializations on wide unsafe ones); without a bound, to the
 // explicit engine and PDR on the interleaving product.
 func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) error {
@@ -426,8 +426,9 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		// The explicit search decides small programs before the others
 		// have translated them; without fairness the lasso on the
 		// interleaving product finds a livelock sooner than the
-		// translation (docs/BENCHMARKS.md, "Portfolio"), which proves
-		// their absence sooner.
+		// translation (docs/BENCHMARKS.md, "Portfolio"), which then
+		// starts when a core frees: it proves a livelock's absence where
+		// the other two run out of time.
 		explicitCandidate()
 		if lb.Fairness == result.NoFairness {
 			direct()
