@@ -125,11 +125,10 @@ type lassoSearch struct {
 	broadcasts bool
 }
 
-// lassoNode is a state of the search (its key, for a loop followed by
-// the loop's fairness record and dips, has the node's index as its id in
-// the search's stateSet): the node it was reached from (-1 for a root),
-// and how: a step of thread along edge, or (edge -1) the end of a
-// context.
+// lassoNode is a state of the search: the node it was reached from (-1
+// for a root), and how: a step of thread along edge, or (edge -1) the end
+// of a context. A node's index is its key's id in the search's stateSet;
+// a loop's keys end with the loop's fairness record and dips.
 type lassoNode struct {
 	parent int32
 	thread int16
