@@ -19,6 +19,9 @@
 //     the one place that reads "auto");
 //   - portfolio.go: the race of a plan's candidates on the run's cores,
 //     and the cores lent to an engine's own race;
+//   - process.go: the candidates as processes of their own, pinned to
+//     their cores (process_linux.go: the processors), and the limits
+//     held by the parent;
 //   - explicit.go: the explicit engine as a candidate (checks, the
 //     exhaustive search of prove, livelocks);
 //   - bmc.go: BMC on one encoded program (a one-thread program, a

@@ -56,8 +56,12 @@ type Options struct {
 	// Verbose, when not nil, receives the plan before it runs.
 	Verbose io.Writer
 	// Cores is how many cores the plan may keep busy (0: the machine's).
-	Cores  int
-	Bounds Bounds
+	Cores int
+	// Command is the command line of this run (the program and its
+	// arguments), which runs a plan's candidates as processes of their
+	// own (see candidateEnv); nil runs them in this process.
+	Command []string
+	Bounds  Bounds
 	// ThreadsStated says the user gave the thread bound: a plan none of
 	// whose engines reads it refuses it (as the command line refuses the
 	// flags the engines it pins do not read).
@@ -183,6 +187,9 @@ func run(ctx context.Context, p *ir.Program, o Options, q question, lb result.La
 	pl, err := makePlan(ctx, p, o, q, lb)
 	if err != nil {
 		return nil, err
+	}
+	if cp, ok := thisCandidate(); ok {
+		return pl.serve(ctx, cp, o.Progress)
 	}
 	if o.Verbose != nil {
 		pl.WriteTo(o.Verbose)

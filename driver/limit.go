@@ -28,8 +28,12 @@ const memoryPoll = 20 * time.Millisecond
 // encoding, solving, the explicit search) watches the context, so that
 // both limits end the run with an answer instead of an endless or
 // unbounded one. The Go heap is also told the limit, so that garbage is
-// collected harder before the limit ends the run.
+// collected harder before the limit ends the run. In a candidate's
+// process the parent holds the limits (candidateLimit).
 func Limit(parent context.Context, timeout time.Duration, maxMemory int64) (context.Context, context.CancelFunc) {
+	if cp, ok := thisCandidate(); ok {
+		return candidateLimit(parent, cp, maxMemory)
+	}
 	ctx, cancelTimeout := parent, context.CancelFunc(func() {})
 	if timeout > 0 {
 		ctx, cancelTimeout = context.WithTimeout(ctx, timeout)
@@ -71,17 +75,26 @@ func MemoryLimit(ctx context.Context) int64 {
 	return n
 }
 
-// residentBytes is the process's resident set size (Linux), or the
-// memory the Go runtime has obtained from the system elsewhere.
+// residentBytes is the resident set size (Linux) of the process and of
+// the candidates' processes it runs, or the memory the Go runtime has
+// obtained from the system elsewhere.
 func residentBytes() int64 {
-	if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+	if n := statmBytes("/proc/self/statm"); n > 0 {
+		return n + childrenBytes()
+	}
+	return int64(goSysBytes())
+}
+
+// statmBytes is the resident set size a statm file gives (0: none).
+func statmBytes(path string) int64 {
+	if b, err := os.ReadFile(path); err == nil {
 		if f := strings.Fields(string(b)); len(f) > 1 {
 			if pages, err := strconv.ParseInt(f[1], 10, 64); err == nil {
 				return pages * int64(os.Getpagesize())
 			}
 		}
 	}
-	return int64(goSysBytes())
+	return 0
 }
 
 // DefaultMaxMemory is the memory limit when the user gives none: half of

@@ -27,6 +27,8 @@ type Plan struct {
 	// Candidates in the order they start in: each once the head start
 	// After has passed and a core is free.
 	Candidates []Candidate
+	// command runs the candidates as processes (Options.Command).
+	command []string
 }
 
 // Candidate is one engine, encoding and method that answers the question
@@ -48,11 +50,14 @@ func (pl *Plan) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "plan: %s, on %s", pl.Question, result.Plural(pl.Cores, "core"))
 	if len(pl.Candidates) > 1 {
 		b.WriteString("; the candidates race, and the first decisive answer wins")
+		if pl.command != nil {
+			b.WriteString(" (each in a process of its own, on a core of its own)")
+		}
 	}
 	b.WriteString(":\n")
 	for i, c := range pl.Candidates {
 		fmt.Fprintf(&b, "  %d. %s (%s", i+1, c.Name, result.Plural(1, "core"))
-		if c.Cores > 1 {
+		if c.Cores > 1 && (pl.command == nil || len(pl.Candidates) == 1) {
 			fmt.Fprintf(&b, ", and %d more for its own race while no candidate waits", c.Cores-1)
 		}
 		if c.After > 0 {
@@ -114,6 +119,9 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		return nil, err
 	}
 	pl := &Plan{Cores: o.Cores}
+	if candidateProcesses {
+		pl.command = o.Command
+	}
 	if pl.Cores <= 0 {
 		pl.Cores = runtime.NumCPU()
 	}

@@ -17,17 +17,24 @@ import (
 // plan's candidates take theirs in the plan's order; an engine's own race
 // (a proof engine beside its unwinding, gini on a simplified formula
 // beside the plain one) borrows one only while no candidate waits, and
-// gives it back when it ends.
+// gives it back when it ends. A core is a processor the run may use, by
+// its number, for a candidate that runs as a process pinned to it.
 type cores struct {
 	mu      sync.Mutex
-	total   int
-	free    int
+	free    []int         // the numbers of the free cores' processors
 	waiting int           // candidates waiting for a core
 	freed   chan struct{} // closed (and replaced) when a core frees
 }
 
+// newCores is n cores on the processors the process may run on, taken
+// in turn (more cores than processors share them).
 func newCores(n int) *cores {
-	return &cores{total: n, free: n, freed: make(chan struct{})}
+	cpus := allowedCPUs()
+	c := &cores{freed: make(chan struct{})}
+	for i := range n {
+		c.free = append(c.free, cpus[i%len(cpus)])
+	}
+	return c
 }
 
 type coresKey struct{}
@@ -39,11 +46,12 @@ func coresOf(ctx context.Context) *cores {
 	return c
 }
 
-// take waits for a core for a candidate; false when ctx ends first.
-func (c *cores) take(ctx context.Context) bool {
+// take waits for a core for a candidate and returns its processor; false
+// when ctx ends first.
+func (c *cores) take(ctx context.Context) (int, bool) {
 	c.mu.Lock()
 	c.waiting++
-	for c.free == 0 {
+	for len(c.free) == 0 {
 		freed := c.freed
 		c.mu.Unlock()
 		select {
@@ -52,20 +60,21 @@ func (c *cores) take(ctx context.Context) bool {
 			c.mu.Lock()
 			c.waiting--
 			c.mu.Unlock()
-			return false
+			return 0, false
 		}
 		c.mu.Lock()
 	}
 	c.waiting--
-	c.free--
+	cpu := c.free[len(c.free)-1]
+	c.free = c.free[:len(c.free)-1]
 	c.mu.Unlock()
-	return true
+	return cpu, true
 }
 
-// give returns a core.
-func (c *cores) give() {
+// give returns the core on processor cpu.
+func (c *cores) give(cpu int) {
 	c.mu.Lock()
-	c.free++
+	c.free = append(c.free, cpu)
 	close(c.freed)
 	c.freed = make(chan struct{})
 	c.mu.Unlock()
@@ -80,11 +89,12 @@ func borrow(ctx context.Context) (release func(), ok bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.free == 0 || c.waiting > 0 {
+	if len(c.free) == 0 || c.waiting > 0 {
 		return nil, false
 	}
-	c.free--
-	return sync.OnceFunc(c.give), true
+	cpu := c.free[len(c.free)-1]
+	c.free = c.free[:len(c.free)-1]
+	return sync.OnceFunc(func() { c.give(cpu) }), true
 }
 
 // borrowed is a channel that yields a borrowed core's release as soon as
@@ -130,6 +140,7 @@ func borrowed(ctx context.Context) (cores <-chan func(), stop func()) {
 // in the plan's order, with the limits the others met.
 func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, error) {
 	start := time.Now()
+	outer := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	c := newCores(pl.Cores)
@@ -138,9 +149,9 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 		progress = &lockedWriter{w: progress} // the candidates report side by side
 	}
 	type answer struct {
-		i   int
-		res *result.Result
-		err error
+		i, cpu int
+		res    *result.Result
+		err    error
 	}
 	answers := make(chan answer, len(pl.Candidates))
 	var running sync.WaitGroup
@@ -166,19 +177,26 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 				}
 			}
 			wait.Stop()
-			if !c.take(ctx) {
+			cpu, ok := c.take(ctx)
+			if !ok {
 				return
 			}
 			if ctx.Err() != nil {
-				c.give()
+				c.give(cpu)
 				return
 			}
 			active.Add(1)
 			running.Add(1)
 			go func() {
 				defer running.Done()
-				res, err := cand.run(ctx, progress)
-				answers <- answer{i, res, err}
+				var a answer
+				if pl.command != nil && len(pl.Candidates) > 1 {
+					a.res, a.err = pl.runProcess(outer, ctx, i, cpu, progress)
+				} else {
+					a.res, a.err = cand.run(ctx, progress)
+				}
+				a.i, a.cpu = i, cpu
+				answers <- a
 			}()
 		}
 	}()
@@ -200,7 +218,7 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 				cancel() // before the core goes back, so that no other candidate starts
 			}
 			// The candidate's core goes back only now.
-			c.give()
+			c.give(a.cpu)
 			if active.Add(-1) == 0 {
 				select {
 				case idle <- struct{}{}:

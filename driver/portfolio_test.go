@@ -155,7 +155,8 @@ func TestPortfolio(t *testing.T) {
 func TestBorrow(t *testing.T) {
 	c := newCores(2)
 	ctx := context.WithValue(context.Background(), coresKey{}, c)
-	if !c.take(ctx) {
+	first, ok := c.take(ctx)
+	if !ok {
 		t.Fatal("no core for the first candidate")
 	}
 	release, ok := borrow(ctx)
@@ -166,7 +167,10 @@ func TestBorrow(t *testing.T) {
 		t.Fatal("a core was lent beyond the cores")
 	}
 	waiting := make(chan bool)
-	go func() { waiting <- c.take(ctx) }()
+	go func() {
+		_, ok := c.take(ctx)
+		waiting <- ok
+	}()
 	for {
 		c.mu.Lock()
 		w := c.waiting
@@ -180,7 +184,7 @@ func TestBorrow(t *testing.T) {
 	if !<-waiting {
 		t.Fatal("the waiting candidate did not get the core given back")
 	}
-	c.give()
+	c.give(first)
 	c.mu.Lock()
 	c.waiting++ // a candidate about to wait
 	c.mu.Unlock()

@@ -70,8 +70,16 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	if exe, err := os.Executable(); err == nil {
+		command = append([]string{exe}, os.Args[1:]...)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// command is this process's command line when it runs as bmc (not in a
+// test), so that check and prove run the candidates of their plan as
+// processes of their own (driver.Options.Command).
+var command []string
 
 // run executes one command line and returns its exit status. With
 // `check --json` every failure is also a JSON document on stdout, so
@@ -352,7 +360,8 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
 			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
-				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction}}
+				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction},
+			Command: command}
 		if !f.quiet {
 			o.Progress = stderr
 		}

@@ -138,7 +138,8 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 		return err
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
-			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates}}
+			Bounds:  driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
+			Command: command}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}

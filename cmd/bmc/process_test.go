@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"bmc/internal/progen"
+)
+
+// asBMC makes the test binary run as bmc (main) when set, so that the
+// tests below run bmc as a process whose plan's candidates are processes
+// of their own, as they are for users.
+const asBMC = "BMC_TEST_AS_BMC"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asBMC) != "" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// bmcProcess runs bmc with args as a process, its candidates too (marked
+// with the environment variable mark), and returns its exit status,
+// stdout and stderr.
+func bmcProcess(t *testing.T, mark string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asBMC+"=1", mark+"=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode(), out.String(), errb.String()
+	case err != nil:
+		t.Fatalf("bmc %s: %v", strings.Join(args, " "), err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+// marked is the processes whose environment has mark, other than this
+// one.
+func marked(t *testing.T, mark string) []int {
+	t.Helper()
+	dirs, err := filepath.Glob("/proc/[0-9]*/environ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, d := range dirs {
+		env, err := os.ReadFile(d)
+		if err != nil {
+			continue
+		}
+		var pid int
+		fmt.Sscanf(d, "/proc/%d/environ", &pid)
+		if pid != os.Getpid() && bytes.Contains(env, []byte("\x00"+mark+"=1\x00")) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestCandidateProcesses runs plans whose candidates are processes: the
+// winner's answer (a replayed trace, a livelock, a proof) comes back
+// whole with the plan and its progress lines, the limits of the run end
+// every candidate with the limit's own answer, and no candidate's
+// process outlives the run.
+func TestCandidateProcesses(t *testing.T) {
+	if _, err := os.Stat("/proc/self/environ"); err != nil {
+		t.Skip("needs /proc to find the candidates' processes")
+	}
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	burns7 := write("burns7.bpl", progen.Burns(7))
+	cases := []struct {
+		name string
+		args []string
+		code int
+		out  []string // in stdout
+		err  []string // in stderr
+	}{
+		{"violation", []string{"check", "--json", "--verbose", "--switches", "6", "--threads", "adder=2,stopper=1", "../../examples/bluetooth.bpl"},
+			exitViolation, []string{`"verdict": "unsafe"`, `"winner": "`, `"trace": [`}, []string{"plan: ", "each in a process of its own"}},
+		{"safe", []string{"check", "-k", "3", write("flags3.bpl", progen.FlagMutex(3, false))},
+			exitSafe, []string{": safe: no violation within 3 round-robin rounds"}, nil},
+		{"livelock", []string{"check", "--lasso", "2,2", write("phil3.bpl", progen.Philosophers(3, false))},
+			exitViolation, []string{"livelock", "loop"}, nil},
+		{"proof", []string{"prove", write("flags2.bpl", progen.FlagMutex(2, false))},
+			exitSafe, []string{"proved"}, nil},
+		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
+			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "a longer --timeout"}, []string{"unknown (eager"}},
+		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", burns7},
+			exitUnknown, []string{"memory limit (150M)", "a larger --max-memory"}, nil},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mark := fmt.Sprintf("BMC_TEST_RUN_%d_%d", os.Getpid(), i)
+			start := time.Now()
+			code, out, errs := bmcProcess(t, mark, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, c.code, out, errs)
+			}
+			for _, want := range c.out {
+				if !strings.Contains(out, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, out)
+				}
+			}
+			for _, want := range c.err {
+				if !strings.Contains(errs, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, errs)
+				}
+			}
+			if c.name == "timeout" && time.Since(start) > 10*time.Second {
+				t.Errorf("a run with --timeout 1s took %v", time.Since(start))
+			}
+			if strings.Contains(out, `"plan"`) {
+				var doc struct {
+					Plan []struct{ Engine string }
+				}
+				if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Plan) < 2 {
+					t.Errorf("plan %+v (%v): want the candidates raced", doc.Plan, err)
+				}
+			}
+			if pids := marked(t, mark); len(pids) > 0 {
+				t.Errorf("candidates' processes %v outlive the run", pids)
+			}
+		})
+	}
+}

@@ -1,0 +1,302 @@
+package driver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"bmc/internal/halt"
+	"bmc/result"
+)
+
+// Where the caller gives the command line of the run (Options.Command),
+// a plan with several candidates runs each in a process of its own: the
+// same command, with candidateEnv set to "index cpu", makes the same plan
+// and runs only candidate index, pinned to processor cpu, and sends its
+// answer back on descriptor 3 and its progress lines on descriptor 4.
+// Apart, the candidates share no heap, collector or scheduler, and each
+// keeps its processor's caches: the explicit engine on Bluetooth with
+// one adder and three stoppers took 0.30 s alone, 0.35 s beside a BMC
+// process pinned to the other core, and 0.47 to 0.50 s beside it
+// unpinned or in one process with it (docs/BENCHMARKS.md, "Portfolio").
+// A loser is killed. The run's limits stay with the parent, which counts
+// its candidates' memory as its own: when one ends the run, the parent
+// names it on each candidate's standard input ("timeout", "memory 4G",
+// "stop <why>"), and the candidate answers with what it found so far
+// (its states, its bound), as an engine in the parent's process would.
+const candidateEnv = "BMC_CANDIDATE_PROCESS"
+
+// answerGrace is how long a candidate told that the run ended may take
+// to answer before it is killed: engines stop within a slice of their
+// work.
+const answerGrace = time.Second
+
+// candidateProcess is what candidateEnv gives a candidate's process:
+// its candidate, its processor, and its share of the memory limit (0:
+// none), which its collector keeps to.
+type candidateProcess struct {
+	index, cpu int
+	memory     int64
+}
+
+// thisCandidate is the candidate this process runs for its parent; ok
+// false in a process that was not started as one.
+func thisCandidate() (candidateProcess, bool) {
+	v, ok := os.LookupEnv(candidateEnv)
+	if !ok {
+		return candidateProcess{}, false
+	}
+	var cp candidateProcess
+	if _, err := fmt.Sscan(v, &cp.index, &cp.cpu, &cp.memory); err != nil {
+		return candidateProcess{}, false
+	}
+	return cp, true
+}
+
+// reply is a candidate's answer as its process sends it.
+type reply struct {
+	Result *result.Result
+	Err    string
+	Usage  bool // Err is a UsageError's
+	Cause  bool // Err is why the run ended, as the parent named it
+}
+
+// serve runs the candidate this process was started for and sends its
+// answer to the parent; the command that started the process then
+// prints it where no one reads it.
+func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writer) (*result.Result, error) {
+	if cp.index < 0 || cp.index >= len(pl.Candidates) {
+		return nil, fmt.Errorf("internal error: candidate %d of a plan of %d", cp.index, len(pl.Candidates))
+	}
+	pinProcess(cp.cpu)
+	runtime.GOMAXPROCS(1)
+	out := os.NewFile(3, "answer")
+	if progress != nil {
+		progress = os.NewFile(4, "progress")
+	}
+	// The candidate holds the process's one core; its own race does not
+	// borrow another.
+	c := newCores(1)
+	c.free = nil
+	res, err := pl.Candidates[cp.index].run(context.WithValue(ctx, coresKey{}, c), progress)
+	r := reply{Result: res}
+	if err != nil {
+		var ue *UsageError
+		r.Err, r.Usage = err.Error(), errors.As(err, &ue)
+		r.Cause = ctx.Err() != nil && errors.Is(err, context.Cause(ctx))
+	}
+	if werr := gob.NewEncoder(out).Encode(r); werr != nil && err == nil {
+		err = fmt.Errorf("sending the answer: %w", werr)
+	}
+	out.Close()
+	return res, err
+}
+
+// candidateLimit is Limit in a candidate's process: the parent holds the
+// time and memory limits and names the one that ends the run on the
+// process's standard input; its end without a word (the parent is gone)
+// stops the run too. The collector keeps the heap within the process's
+// share of the memory limit, as it keeps a run in one process within all
+// of it.
+func candidateLimit(parent context.Context, cp candidateProcess, maxMemory int64) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	old := debug.SetMemoryLimit(math.MaxInt64)
+	if maxMemory > 0 {
+		ctx = context.WithValue(ctx, memoryLimitKey{}, maxMemory)
+	}
+	if cp.memory > 0 {
+		debug.SetMemoryLimit(cp.memory)
+	}
+	go func() {
+		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch word {
+		case "timeout":
+			cancel(context.DeadlineExceeded)
+		case "memory":
+			cancel(&halt.MemoryLimitError{Limit: rest})
+		case "stop":
+			cancel(errors.New(rest))
+		default:
+			cancel(errors.New("the run ended"))
+		}
+	}()
+	return ctx, func() {
+		cancel(context.Canceled)
+		debug.SetMemoryLimit(old)
+	}
+}
+
+// whyEnded is the line that tells a candidate's process why the run
+// ended (see candidateLimit).
+func whyEnded(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	var mem *halt.MemoryLimitError
+	switch {
+	case cause == nil || errors.Is(cause, context.DeadlineExceeded):
+		return "timeout\n"
+	case errors.As(cause, &mem):
+		return "memory " + mem.Limit + "\n"
+	}
+	return "stop " + strings.ReplaceAll(cause.Error(), "\n", " ") + "\n"
+}
+
+// children are the candidates' processes running now, whose memory the
+// run's limit counts (residentBytes).
+var children struct {
+	mu   sync.Mutex
+	pids map[int]bool
+}
+
+func addChild(pid int, running bool) {
+	children.mu.Lock()
+	defer children.mu.Unlock()
+	if children.pids == nil {
+		children.pids = map[int]bool{}
+	}
+	if running {
+		children.pids[pid] = true
+	} else {
+		delete(children.pids, pid)
+	}
+}
+
+// childrenBytes is the resident memory of the candidates' processes.
+func childrenBytes() int64 {
+	children.mu.Lock()
+	defer children.mu.Unlock()
+	total := int64(0)
+	for pid := range children.pids {
+		total += statmBytes("/proc/" + strconv.Itoa(pid) + "/statm")
+	}
+	return total
+}
+
+// runProcess runs candidate i as a process pinned to processor cpu (see
+// candidateEnv). When ctx ends because the run's limits (the context
+// outer) ended, the process is told why and answers; when the run ends
+// otherwise (another candidate won), it is killed.
+func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, progress io.Writer) (*result.Result, error) {
+	name := pl.Candidates[i].Name
+	cmd := exec.Command(pl.command[0], pl.command[1:]...)
+	share := MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d", candidateEnv, i, cpu, share))
+	answerR, answerW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer answerR.Close()
+	progressR, progressW, err := os.Pipe()
+	if err != nil {
+		answerW.Close()
+		return nil, err
+	}
+	defer progressR.Close()
+	cmd.ExtraFiles = []*os.File{answerW, progressW}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	err = cmd.Start()
+	answerW.Close()
+	progressW.Close()
+	if err != nil {
+		return nil, fmt.Errorf("starting the candidate %s: %w", name, err)
+	}
+	addChild(cmd.Process.Pid, true)
+	defer addChild(cmd.Process.Pid, false)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(progressR)
+		for sc.Scan() {
+			if progress != nil {
+				fmt.Fprintln(progress, sc.Text())
+			}
+		}
+	}()
+	answers := make(chan reply, 1)
+	go func() {
+		var r reply
+		if gob.NewDecoder(answerR).Decode(&r) != nil {
+			close(answers) // the process ended without an answer
+			return
+		}
+		answers <- r
+	}()
+	var r reply
+	var ok bool
+	select {
+	case r, ok = <-answers:
+	case <-ctx.Done():
+		if outer.Err() == nil {
+			cmd.Process.Kill() // another candidate won
+			break
+		}
+		io.WriteString(stdin, whyEnded(outer))
+		select {
+		case r, ok = <-answers:
+		case <-time.After(answerGrace):
+			cmd.Process.Kill()
+		}
+	}
+	stdin.Close()
+	werr := cmd.Wait()
+	<-copied
+	switch {
+	case ok && r.Err == "":
+		return r.Result, nil
+	case ok && r.Usage:
+		return nil, &UsageError{r.Err}
+	case ok && r.Cause && outer.Err() != nil:
+		return nil, context.Cause(outer)
+	case ok:
+		return nil, errors.New(r.Err)
+	case ctx.Err() != nil:
+		// Stopped before it answered: what an engine stopped at once
+		// reports.
+		return &result.Result{Engine: name, Verdict: result.Unknown,
+			Limits: []result.Limit{result.Stopped(ctx, "")}, Stats: "stopped before it answered"}, nil
+	}
+	return nil, fmt.Errorf("internal error: the candidate %s ended without an answer (%v): %s", name, werr, stderr.String())
+}
+
+// tailBuffer keeps the last lines a process wrote, for the report of
+// one that failed.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+const tailBytes = 4096
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > tailBytes {
+		t.b = t.b[len(t.b)-tailBytes:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.b))
+}
