@@ -45,9 +45,12 @@ type Solver struct {
 	// simp keeps what the simplification removed. From then on, a clause
 	// waits in clause until it is complete (see add).
 	simplifyNext bool
-	loading      []z.Lit
-	simp         *simplifier
-	clause       []z.Lit
+	// long says that a query of g went on past gini's first deadline
+	// check: the later ones start uninterrupted (solveWithin).
+	long    bool
+	loading []z.Lit
+	simp    *simplifier
+	clause  []z.Lit
 
 	status solver.Status // result of the last Solve
 	// refuted: a Solve found the assertions alone unsatisfiable. Every
@@ -234,19 +237,18 @@ func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 		// started: the plain one runs alone first, for about an eighth of
 		// the time a simplification takes (10 µs per clause of about 3
 		// literals), at most 50 ms.
-		s.g.Assume(assumptions...)
-		if r := s.g.Try(min(time.Duration(len(cs)/32)*10*time.Microsecond, 50*time.Millisecond)); r != 0 {
+		if r := solveWithin(ctx, s.g, assumptions, min(time.Duration(len(cs)/32)*10*time.Microsecond, 50*time.Millisecond), &s.long); r != 0 {
 			return r
 		}
 	}
 	other, stop := context.WithCancel(ctx)
-	defer stop() // the other goroutine ends within a slice of its solve
+	defer stop() // the other goroutine stops at gini's next deadline check
 	answer := make(chan simplified, 1)
 	nvars := s.c.Len()
 	go func() { answer <- solveSimplified(other, cs, assumptions, nvars) }()
 	adopt := func(a simplified) int {
 		if a.r != 0 { // else ctx ended
-			s.g, s.simp = a.g, a.f
+			s.g, s.simp, s.long = a.g, a.f, true
 		}
 		return a.r
 	}
@@ -261,14 +263,15 @@ func (s *Solver) simplify(ctx context.Context, assumptions []z.Lit) int {
 		defer release()
 	}
 	plain := make(chan int, 1)
-	g := s.g
-	go func() { plain <- trySolve(other, g, assumptions) }()
+	g, long := s.g, s.long
+	go func() { plain <- trySolve(other, g, assumptions, &long) }()
 	select {
 	case r := <-plain:
+		s.long = long
 		return r
 	case a := <-answer:
 		if a.r == 0 {
-			<-plain // ctx ended: the plain one stops within a slice, and s.g is free again
+			<-plain // ctx ended: the plain one stops at its next check, and s.g is free again
 		}
 		return adopt(a)
 	}
@@ -453,14 +456,7 @@ func (s *Solver) Solve(ctx context.Context, assumptions ...solver.Lit) solver.St
 			s.define(m)
 			s.restore(m)
 		}
-		if ctx.Done() == nil {
-			// Try, not Solve: gini keeps the deadline of the last Try,
-			// which a Solve would then meet.
-			s.g.Assume(ms...)
-			r = s.g.Try(100 * 365 * 24 * time.Hour)
-		} else {
-			r = trySolve(ctx, s.g, ms)
-		}
+		r = trySolve(ctx, s.g, ms, &s.long)
 	}
 
 	switch r {
@@ -506,36 +502,70 @@ func solveSimplified(ctx context.Context, cs, assumptions []z.Lit, nvars int) si
 	f.run(func(v z.Var) bool { return frozen[v] }, func() bool { return ctx.Err() != nil })
 	f.clauses(func(c []z.Lit) { addClause(g, c) })
 	f.release()
-	return simplified{g, f, trySolve(ctx, g, assumptions)}
+	long := true // a whole program's formula
+	return simplified{g, f, trySolve(ctx, g, assumptions, &long)}
 }
 
-// trySolve runs g in this goroutine for a slice of time at a time
-// (gini checks its deadline every few thousand propagations), asking
-// again, with the same assumptions ms and all it has learnt, while ctx
-// lives. Most queries of the engines take microseconds, which a
-// goroutine and a timer per query would double; the slices grow, so
-// that a long query is interrupted within a fraction of a second and
-// restarted rarely.
-func trySolve(ctx context.Context, g *gini.Gini, ms []z.Lit) int {
-	const maxSlice = 200 * time.Millisecond
-	slice := 5 * time.Millisecond
-	for {
-		d := slice
-		if dl, ok := ctx.Deadline(); ok {
-			if d = min(d, time.Until(dl)); d <= 0 {
-				// The deadline has passed; its context ends a moment
-				// later, and its cause says why the query stopped.
-				<-ctx.Done()
-			}
-		}
-		if ctx.Err() != nil {
-			return 0
-		}
-		g.Assume(ms...) // a Solve consumes its assumptions
-		if r := g.Try(d); r != 0 {
+// trySolve decides g under the assumptions ms while ctx lives (0 when
+// it ends first); see solveWithin.
+func trySolve(ctx context.Context, g *gini.Gini, ms []z.Lit, long *bool) int {
+	return solveWithin(ctx, g, ms, 0, long)
+}
+
+// solveWithin decides g under the assumptions ms while ctx lives and,
+// with a positive budget, for at most that long (0 when either ends
+// first), the same way from run to run. Gini's Solve starts its restart
+// schedule and its phases anew, so a solve interrupted at a point in
+// time and asked again (gini's Try in slices of time) takes another
+// course each run: a query of seconds took 0.2 s to 1.5 s from run to
+// run on one formula (the lasso on the interleaving product of eight
+// philosophers). Here a query is interrupted only at a point of the
+// search, and once at most: gini's first deadline check, after 20,000
+// propagations (a millisecond or so). Most queries of the engines end
+// before it, in this goroutine, at no cost. One that goes on past it
+// marks the solver's queries long (*long): it and every later one run
+// uninterrupted in a goroutine of their own, which this one asks for
+// the answer at growing intervals and stops when ctx or the budget
+// ends. (Every query in a goroutine costs the short ones a goroutine's
+// wake-up each: PDR took 1.37x the time.)
+func solveWithin(ctx context.Context, g *gini.Gini, ms []z.Lit, budget time.Duration, long *bool) int {
+	var end <-chan time.Time
+	if budget > 0 {
+		t := time.NewTimer(budget)
+		defer t.Stop()
+		end = t.C
+	}
+	if !*long {
+		g.Assume(ms...)
+		if r := g.Try(time.Nanosecond); r != 0 || ctx.Err() != nil {
 			return r
 		}
-		slice = min(2*slice, maxSlice)
+		*long = true
+		// Gini keeps the Try's deadline, which every later solve would
+		// meet at once; a Try under contradictory assumptions, which
+		// fails before it searches, moves it out of reach.
+		g.Assume(z.Var(1).Pos(), z.Var(1).Neg())
+		g.Try(100 * 365 * 24 * time.Hour)
+	}
+	g.Assume(ms...)
+	solve := g.GoSolve()
+	const maxWait = time.Millisecond
+	wait := 20 * time.Microsecond
+	for {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return solve.Stop()
+		case <-end:
+			t.Stop()
+			return solve.Stop()
+		case <-t.C:
+		}
+		if r, done := solve.Test(); done {
+			return r
+		}
+		wait = min(2*wait, maxWait)
 	}
 }
 
