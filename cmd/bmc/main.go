@@ -60,7 +60,7 @@ func internalErr(format string, args ...any) error {
 // environment sets one: the engines keep large live sets (states,
 // formulas) and allocate fast, and a collection when the heap has grown
 // by 4 times the live data instead of once costs memory but far less
-// collection work, which the engines racing in a plan share (bmc check
+// collection work (bmc check
 // of flags5 at 3 rounds 1.2x faster than with GOGC=100, with twice the
 // memory, docs/BENCHMARKS.md "Portfolio"); the memory limit
 // (driver.Limit) still bounds the heap.
