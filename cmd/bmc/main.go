@@ -60,10 +60,9 @@ func internalErr(format string, args ...any) error {
 // environment sets one: the engines keep large live sets (states,
 // formulas) and allocate fast, and a collection when the heap has grown
 // by 4 times the live data instead of once costs memory but far less
-// collection work (bmc check
-// of flags5 at 3 rounds 1.2x faster than with GOGC=100, with twice the
-// memory, docs/BENCHMARKS.md "Portfolio"); the memory limit
-// (driver.Limit) still bounds the heap.
+// collection work (bmc check of flags5 at 3 rounds 1.2x faster than
+// with GOGC=100, with twice the memory, docs/BENCHMARKS.md
+// "Portfolio"); the memory limit (driver.Limit) still bounds the heap.
 const gcPercent = 400
 
 func main() {
