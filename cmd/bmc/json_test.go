@@ -87,9 +87,7 @@ func TestJSONErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := func(name, src string) string {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, path, src)
 		return path
 	}
 	syntax := file("syntax.bpl", "thread void producer()\nbegin\n  skip;\nthread void consumer()\nbegin\n  skip\n  skip;\nend\n")

@@ -80,14 +80,12 @@ func TestCandidateProcesses(t *testing.T) {
 		t.Skip("needs /proc to find the candidates' processes")
 	}
 	dir := t.TempDir()
-	write := func(name, src string) string {
+	file := func(name, src string) string {
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, path, src)
 		return path
 	}
-	burns7 := write("burns7.bpl", progen.Burns(7))
+	burns7 := file("burns7.bpl", progen.Burns(7))
 	cases := []struct {
 		name string
 		args []string
@@ -97,11 +95,11 @@ func TestCandidateProcesses(t *testing.T) {
 	}{
 		{"violation", []string{"check", "--json", "--verbose", "--switches", "6", "--threads", "adder=2,stopper=1", "../../examples/bluetooth.bpl"},
 			exitViolation, []string{`"verdict": "unsafe"`, `"winner": "`, `"trace": [`}, []string{"plan: ", "each in a process of its own"}},
-		{"safe", []string{"check", "-k", "3", write("flags3.bpl", progen.FlagMutex(3, false))},
+		{"safe", []string{"check", "-k", "3", file("flags3.bpl", progen.FlagMutex(3, false))},
 			exitSafe, []string{": safe: no violation within 3 round-robin rounds"}, nil},
-		{"livelock", []string{"check", "--lasso", "2,2", write("phil3.bpl", progen.Philosophers(3, false))},
+		{"livelock", []string{"check", "--lasso", "2,2", file("phil3.bpl", progen.Philosophers(3, false))},
 			exitViolation, []string{"livelock", "loop"}, nil},
-		{"proof", []string{"prove", write("flags2.bpl", progen.FlagMutex(2, false))},
+		{"proof", []string{"prove", file("flags2.bpl", progen.FlagMutex(2, false))},
 			exitSafe, []string{"proved"}, nil},
 		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
 			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "a longer --timeout"}, []string{"unknown (eager"}},
