@@ -50,14 +50,17 @@ func (pl *Plan) WriteTo(w io.Writer) (int64, error) {
 	fmt.Fprintf(&b, "plan: %s, on %s", pl.Question, result.Plural(pl.Cores, "core"))
 	if len(pl.Candidates) > 1 {
 		b.WriteString("; the candidates race, and the first decisive answer wins")
-		if pl.command != nil {
+		if pl.processes() {
 			b.WriteString(" (each in a process of its own, on a core of its own)")
 		}
 	}
 	b.WriteString(":\n")
 	for i, c := range pl.Candidates {
 		fmt.Fprintf(&b, "  %d. %s (%s", i+1, c.Name, result.Plural(1, "core"))
-		if c.Cores > 1 && (pl.command == nil || len(pl.Candidates) == 1) {
+		switch {
+		case c.Cores > 1 && pl.processes():
+			fmt.Fprintf(&b, ", and %d more for its own race when another candidate ends", c.Cores-1)
+		case c.Cores > 1:
 			fmt.Fprintf(&b, ", and %d more for its own race while no candidate waits", c.Cores-1)
 		}
 		if c.After > 0 {

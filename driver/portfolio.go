@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"sync"
@@ -154,6 +155,16 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 		err    error
 	}
 	answers := make(chan answer, len(pl.Candidates))
+	// Once every candidate has started, the core of one that ends is lent
+	// to the first running candidate (as a process) with a race of its
+	// own; the cores it was lent come back with its own when it ends.
+	var allStarted atomic.Bool
+	started := make([]atomic.Bool, len(pl.Candidates))
+	lends := make([]chan int, len(pl.Candidates))
+	for i := range lends {
+		lends[i] = make(chan int, pl.Cores)
+	}
+	lent := make([][]int, len(pl.Candidates))
 	var running sync.WaitGroup
 	var active atomic.Int32        // candidates started and not yet answered
 	idle := make(chan struct{}, 1) // an answer left no candidate running
@@ -187,11 +198,12 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			}
 			active.Add(1)
 			running.Add(1)
+			started[i].Store(true)
 			go func() {
 				defer running.Done()
 				var a answer
-				if pl.command != nil && len(pl.Candidates) > 1 {
-					a.res, a.err = pl.runProcess(outer, ctx, i, cpu, progress)
+				if pl.processes() {
+					a.res, a.err = pl.runProcess(outer, ctx, i, cpu, lends[i], progress)
 				} else {
 					a.res, a.err = cand.run(ctx, progress)
 				}
@@ -199,14 +211,16 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 				answers <- a
 			}()
 		}
+		allStarted.Store(true)
 	}()
 	results := make([]*result.Result, len(pl.Candidates))
 	errs := make([]error, len(pl.Candidates))
+	answered := make([]bool, len(pl.Candidates))
 	var won *answer
 	for done := 0; done < len(pl.Candidates) && won == nil; done++ {
 		select {
 		case a := <-answers:
-			results[a.i], errs[a.i] = a.res, a.err
+			results[a.i], errs[a.i], answered[a.i] = a.res, a.err, true
 			var ue *UsageError
 			switch {
 			case a.err != nil && !errors.As(a.err, &ue):
@@ -217,8 +231,34 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			if won != nil {
 				cancel() // before the core goes back, so that no other candidate starts
 			}
-			// The candidate's core goes back only now.
-			c.give(a.cpu)
+			// The candidate's cores go back only now.
+			for _, cpu := range append(lent[a.i], a.cpu) {
+				if won != nil || !pl.processes() || !allStarted.Load() {
+					c.give(cpu)
+					continue
+				}
+				j := -1
+				for k, cand := range pl.Candidates {
+					if started[k].Load() && !answered[k] && len(lent[k]) < cand.Cores-1 {
+						j = k
+						break
+					}
+				}
+				if j < 0 {
+					c.give(cpu)
+					continue
+				}
+				lent[j] = append(lent[j], cpu)
+				lends[j] <- cpu
+				if progress != nil {
+					why := "without a verdict"
+					if a.err == nil && len(a.res.Limits) > 0 {
+						why = "at " + a.res.LimitText()
+					}
+					fmt.Fprintf(progress, "plan: %s ended %s; its core goes to the own race of %s\n", pl.Candidates[a.i].Name, why, pl.Candidates[j].Name)
+				}
+			}
+			lent[a.i] = nil
 			if active.Add(-1) == 0 {
 				select {
 				case idle <- struct{}{}:
@@ -244,6 +284,10 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 	}
 	return pl.undecided(results, errs)
 }
+
+// processes says whether the candidates run as processes of their own
+// (see candidateEnv).
+func (pl *Plan) processes() bool { return pl.command != nil && len(pl.Candidates) > 1 }
 
 // report completes the winner's result with the plan.
 func (pl *Plan) report(res *result.Result, winner int) *result.Result {

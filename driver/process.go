@@ -87,10 +87,25 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 	if progress != nil {
 		progress = os.NewFile(4, "progress")
 	}
-	// The candidate holds the process's one core; its own race does not
-	// borrow another.
+	// The candidate holds the process's one core; its own race borrows
+	// only the cores the parent lends it once the other candidates have
+	// ended (candidateLimit).
 	c := newCores(1)
 	c.free = nil
+	go func() {
+		pinned := []int{cp.cpu}
+		for {
+			select {
+			case cpu := <-lentCores(ctx):
+				pinned = append(pinned, cpu)
+				pinProcess(pinned...)
+				runtime.GOMAXPROCS(len(pinned))
+				c.give(cpu)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 	res, err := pl.Candidates[cp.index].run(context.WithValue(ctx, coresKey{}, c), progress)
 	r := reply{Result: res}
 	if err != nil {
@@ -108,10 +123,16 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 // candidateLimit is Limit in a candidate's process: the parent holds the
 // time and memory limits and names the one that ends the run on the
 // process's standard input; its end without a word (the parent is gone)
-// stops the run too. The collector keeps the heap within the process's
-// share of the memory limit, as it keeps a run in one process within all
-// of it.
+// stops the run too. Before that, the parent may lend the process the
+// cores of candidates that ended ("core <cpu>", see lentCores). The
+// collector keeps the heap within the process's share of the memory
+// limit, as it keeps a run in one process within all of it.
 func candidateLimit(parent context.Context, cp candidateProcess, maxMemory int64) (context.Context, context.CancelFunc) {
+	if lentCores(parent) != nil {
+		// Within the run's limits already (the command's, then the
+		// run's): one reader of the parent's words.
+		return context.WithCancel(parent)
+	}
 	ctx, cancel := context.WithCancelCause(parent)
 	old := debug.SetMemoryLimit(math.MaxInt64)
 	if maxMemory > 0 {
@@ -120,24 +141,48 @@ func candidateLimit(parent context.Context, cp candidateProcess, maxMemory int64
 	if cp.memory > 0 {
 		debug.SetMemoryLimit(cp.memory)
 	}
+	lent := make(chan int, len(allowedCPUs()))
+	ctx = context.WithValue(ctx, lentKey{}, lent)
 	go func() {
-		line, _ := bufio.NewReader(os.Stdin).ReadString('\n')
-		word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-		switch word {
-		case "timeout":
-			cancel(context.DeadlineExceeded)
-		case "memory":
-			cancel(&halt.MemoryLimitError{Limit: rest})
-		case "stop":
-			cancel(errors.New(rest))
-		default:
-			cancel(errors.New("the run ended"))
+		in := bufio.NewReader(os.Stdin)
+		for {
+			line, _ := in.ReadString('\n')
+			word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+			switch word {
+			case "core":
+				if cpu, err := strconv.Atoi(rest); err == nil {
+					select {
+					case lent <- cpu:
+					default: // more cores than processors: no use
+					}
+					continue
+				}
+				cancel(fmt.Errorf("internal error: the parent said %q", line))
+			case "timeout":
+				cancel(context.DeadlineExceeded)
+			case "memory":
+				cancel(&halt.MemoryLimitError{Limit: rest})
+			case "stop":
+				cancel(errors.New(rest))
+			default:
+				cancel(errors.New("the run ended"))
+			}
+			return
 		}
 	}()
 	return ctx, func() {
 		cancel(context.Canceled)
 		debug.SetMemoryLimit(old)
 	}
+}
+
+type lentKey struct{}
+
+// lentCores yields the processors the parent lends a candidate's process
+// (candidateLimit); nil, which never yields, in any other process.
+func lentCores(ctx context.Context) <-chan int {
+	lent, _ := ctx.Value(lentKey{}).(chan int)
+	return lent
 }
 
 // whyEnded is the line that tells a candidate's process why the run
@@ -186,10 +231,11 @@ func childrenBytes() int64 {
 }
 
 // runProcess runs candidate i as a process pinned to processor cpu (see
-// candidateEnv). When ctx ends because the run's limits (the context
-// outer) ended, the process is told why and answers; when the run ends
-// otherwise (another candidate won), it is killed.
-func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, progress io.Writer) (*result.Result, error) {
+// candidateEnv), and lends it the processors that come on lend. When
+// ctx ends because the run's limits (the context outer) ended, the
+// process is told why and answers; when the run ends otherwise (another
+// candidate won), it is killed.
+func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan int, progress io.Writer) (*result.Result, error) {
 	name := pl.Candidates[i].Name
 	cmd := exec.Command(pl.command[0], pl.command[1:]...)
 	share := MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
@@ -241,19 +287,25 @@ func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, progress io.W
 	}()
 	var r reply
 	var ok bool
-	select {
-	case r, ok = <-answers:
-	case <-ctx.Done():
-		if outer.Err() == nil {
-			cmd.Process.Kill() // another candidate won
-			break
-		}
-		io.WriteString(stdin, whyEnded(outer))
+	for waiting := true; waiting; {
 		select {
+		case lent := <-lend:
+			fmt.Fprintf(stdin, "core %d\n", lent)
+			continue
 		case r, ok = <-answers:
-		case <-time.After(answerGrace):
-			cmd.Process.Kill()
+		case <-ctx.Done():
+			if outer.Err() == nil {
+				cmd.Process.Kill() // another candidate won
+				break
+			}
+			io.WriteString(stdin, whyEnded(outer))
+			select {
+			case r, ok = <-answers:
+			case <-time.After(answerGrace):
+				cmd.Process.Kill()
+			}
 		}
+		waiting = false
 	}
 	stdin.Close()
 	werr := cmd.Wait()

@@ -32,15 +32,17 @@ func allowedCPUs() []int {
 	return cpus
 }
 
-// pinProcess keeps every thread of the process on processor cpu: the
-// threads there now, and through them the ones they start. It is a
+// pinProcess keeps every thread of the process on the processors cpus:
+// the threads there now, and through them the ones they start. It is a
 // request; a process the kernel does not pin runs unpinned.
-func pinProcess(cpu int) {
+func pinProcess(cpus ...int) {
 	var set cpuSet
-	if cpu < 0 || cpu >= len(set)*64 {
-		return
+	for _, cpu := range cpus {
+		if cpu < 0 || cpu >= len(set)*64 {
+			return
+		}
+		set[cpu/64] |= 1 << (cpu % 64)
 	}
-	set[cpu/64] |= 1 << (cpu % 64)
 	tasks, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return

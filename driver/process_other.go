@@ -20,4 +20,4 @@ func allowedCPUs() []int {
 }
 
 // pinProcess is a no-op where the processors cannot be chosen.
-func pinProcess(cpu int) {}
+func pinProcess(cpus ...int) {}

@@ -72,7 +72,8 @@ func marked(t *testing.T, mark string) []int {
 
 // TestCandidateProcesses runs plans whose candidates are processes: the
 // winner's answer (a replayed trace, a livelock, a proof) comes back
-// whole with the plan and its progress lines, the limits of the run end
+// whole with the plan and its progress lines, the core of a candidate
+// that ended goes to the race of one still running, the limits of the run end
 // every candidate with the limit's own answer, and no candidate's
 // process outlives the run.
 func TestCandidateProcesses(t *testing.T) {
@@ -99,6 +100,8 @@ func TestCandidateProcesses(t *testing.T) {
 			exitSafe, []string{": safe: no violation within 3 round-robin rounds"}, nil},
 		{"livelock", []string{"check", "--lasso", "2,2", file("phil3.bpl", progen.Philosophers(3, false))},
 			exitViolation, []string{"livelock", "loop"}, nil},
+		{"lent core", []string{"check", "--lasso", "2,2", "--max-states", "100", file("phil2.bpl", progen.Philosophers(2, true))},
+			exitSafe, []string{"no livelock", "bmc+gini"}, []string{"plan: explicit ended at state limit (100 states); its core goes to the own race of bmc+gini, lasso translation"}},
 		{"proof", []string{"prove", file("flags2.bpl", progen.FlagMutex(2, false))},
 			exitSafe, []string{"proved"}, nil},
 		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
