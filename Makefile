@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch trace-check
 
 all: build
 
@@ -21,8 +21,10 @@ ifeq ($(findstring noz3,$(TAGS)),)
 	fi
 endif
 
+# -buildvcs=auto: the version (bmc --version) names the checkout's
+# revision, whatever GOFLAGS says.
 build: deps
-	$(GO) build $(GOFLAGS_TAGS) -o $(BIN) ./cmd/bmc
+	$(GO) build -buildvcs=auto $(GOFLAGS_TAGS) -o $(BIN) ./cmd/bmc
 
 # The main job on an example: the Bluetooth driver is safe with one adder
 # and one stopper, and has a bug with two adders (exit status 10, trace).
@@ -92,6 +94,20 @@ bench-lasso: build
 # runs a cell. Options in scripts/bench-portfolio.sh.
 bench-portfolio: build
 	BMC=./$(BIN) bash scripts/bench-portfolio.sh
+
+# bmc batch against the same checks one after another, on the corpus
+# manifests (docs/BENCHMARKS.md, "Batch runs"); BENCH_TIMEOUT a check.
+bench-batch: build
+	BMC=./$(BIN) bash scripts/bench-batch.sh
+
+# The pictures of traces (docs/USAGE.md, "Pictures of traces"): every
+# example with an unsafe or livelock expectation drawn with --trace-svg
+# and --trace-html, and each page photographed in headless Chromium
+# (Debian's chromium, installed when missing) into TRACE_DIR
+# (/tmp/bmc-trace-check); TRACE_DOCS=docs updates the manual's two
+# screenshots. Options in scripts/trace-check.sh.
+trace-check: build
+	BMC=./$(BIN) bash scripts/trace-check.sh
 
 clean:
 	rm -rf bin

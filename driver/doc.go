@@ -20,7 +20,7 @@
 //   - portfolio.go: the race of a plan's candidates on the run's cores,
 //     and the cores lent to an engine's own race;
 //   - process.go: the candidates as processes of their own, pinned to
-//     their cores (process_linux.go: the processors), the processors
+//     their cores (internal/cpus: the processors), the processors
 //     lent to them when others end, and the limits held by the parent;
 //   - explicit.go: the explicit engine as a candidate (checks, the
 //     exhaustive search of prove, livelocks);

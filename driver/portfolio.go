@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bmc/internal/cpus"
 	"bmc/result"
 )
 
@@ -30,10 +31,10 @@ type cores struct {
 // newCores is n cores on the processors the process may run on, taken
 // in turn (more cores than processors share them).
 func newCores(n int) *cores {
-	cpus := allowedCPUs()
+	allowed := cpus.Allowed()
 	c := &cores{freed: make(chan struct{})}
 	for i := range n {
-		c.free = append(c.free, cpus[i%len(cpus)])
+		c.free = append(c.free, allowed[i%len(allowed)])
 	}
 	return c
 }

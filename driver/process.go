@@ -2,7 +2,6 @@ package driver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -18,7 +17,9 @@ import (
 	"sync"
 	"time"
 
+	"bmc/internal/cpus"
 	"bmc/internal/halt"
+	"bmc/internal/tail"
 	"bmc/result"
 )
 
@@ -81,7 +82,7 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 	if cp.index < 0 || cp.index >= len(pl.Candidates) {
 		return nil, fmt.Errorf("internal error: candidate %d of a plan of %d", cp.index, len(pl.Candidates))
 	}
-	pinProcess(cp.cpu)
+	cpus.PinProcess(cp.cpu)
 	runtime.GOMAXPROCS(1)
 	out := os.NewFile(3, "answer")
 	if progress != nil {
@@ -98,7 +99,7 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 			select {
 			case cpu := <-lentCores(ctx):
 				pinned = append(pinned, cpu)
-				pinProcess(pinned...)
+				cpus.PinProcess(pinned...)
 				runtime.GOMAXPROCS(len(pinned))
 				c.give(cpu)
 			case <-ctx.Done():
@@ -141,7 +142,7 @@ func candidateLimit(parent context.Context, cp candidateProcess, maxMemory int64
 	if cp.memory > 0 {
 		debug.SetMemoryLimit(cp.memory)
 	}
-	lent := make(chan int, len(allowedCPUs()))
+	lent := make(chan int, len(cpus.Allowed()))
 	ctx = context.WithValue(ctx, lentKey{}, lent)
 	go func() {
 		in := bufio.NewReader(os.Stdin)
@@ -256,7 +257,7 @@ func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan i
 	if err != nil {
 		return nil, err
 	}
-	var stderr tailBuffer
+	var stderr tail.Buffer
 	cmd.Stderr = &stderr
 	err = cmd.Start()
 	answerW.Close()
@@ -326,29 +327,4 @@ func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan i
 			Limits: []result.Limit{result.Stopped(ctx, "")}, Stats: "stopped before it answered"}, nil
 	}
 	return nil, fmt.Errorf("internal error: the candidate %s ended without an answer (%v): %s", name, werr, stderr.String())
-}
-
-// tailBuffer keeps the last lines a process wrote, for the report of
-// one that failed.
-type tailBuffer struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-const tailBytes = 4096
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > tailBytes {
-		t.b = t.b[len(t.b)-tailBytes:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(bytes.TrimSpace(t.b))
 }

@@ -505,9 +505,9 @@ func (c *Checker) lassoTrace(p *lassoPath, b result.LassoBound) *result.Trace {
 	}
 	c.concretize(states, p.recs)
 	names := threadNames(states[len(states)-1])
-	tr := &result.Trace{Livelock: true, File: c.prog.File}
+	tr := &result.Trace{Livelock: true, File: c.prog.File, Threads: names}
 	if vals := c.initialValues(states, p.recs); len(vals) > 0 {
-		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(vals, " ")})
+		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(vals, " "), Sched: result.SchedInitial})
 	}
 	// Each part counts its rounds from 1: the loop begins a round.
 	stem := schedule{opts: Options{Rounds: b.Stem, Switches: -1}, last: -1, phase: "stem "}
@@ -530,10 +530,10 @@ func (c *Checker) lassoTrace(p *lassoPath, b result.LassoBound) *result.Trace {
 	}
 	describe(1, p.loop+1, &stem)
 	tr.Loop = len(tr.Steps)
-	tr.Steps = append(tr.Steps, result.Step{Event: "loop: the steps below repeat forever"})
+	tr.Steps = append(tr.Steps, result.Step{Event: "loop: the steps below repeat forever", Sched: result.SchedLoop})
 	describe(p.loop+1, len(states), &loop)
 	for _, w := range c.leftBehind(states[p.loop:], names) {
-		tr.Steps = append(tr.Steps, result.Step{Event: "loop end: " + w})
+		tr.Steps = append(tr.Steps, result.Step{Event: "loop end: " + w, Sched: result.SchedLoopEnd})
 	}
 	steps := 0
 	for _, r := range p.recs[p.loop+1:] {

@@ -154,7 +154,7 @@ func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace 
 	kept := c.keptSteps(states, recs)
 
 	names := threadNames(states[len(states)-1])
-	tr := &result.Trace{Violation: msg, File: file, Pos: pos}
+	tr := &result.Trace{Violation: msg, File: file, Pos: pos, Threads: names}
 	var initial []string
 	for i, g := range c.prog.Globals {
 		if start.globals[i] == ir.Unknown && states[0].globals[i] != ir.Unknown {
@@ -162,7 +162,7 @@ func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace 
 		}
 	}
 	if len(initial) > 0 {
-		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(initial, " ")})
+		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(initial, " "), Sched: result.SchedInitial})
 	}
 	sched := schedule{opts: c.opts, last: -1}
 	for i := 1; i < len(states); i++ {
@@ -386,11 +386,11 @@ type schedule struct {
 	phase    string // "stem " or "loop " in a livelock trace, whose loop counts its rounds afresh
 }
 
-// next returns the line announcing thread t (named name) before its
-// step, or "" when none is due.
-func (sc *schedule) next(t int, name string) string {
+// next returns the event announcing thread t (named name) before its
+// step; ok is false when none is due.
+func (sc *schedule) next(t int, name string) (ev result.Step, ok bool) {
 	if t == sc.last {
-		return ""
+		return ev, false
 	}
 	first := sc.last < 0
 	newRound := first || t < sc.last
@@ -398,20 +398,26 @@ func (sc *schedule) next(t int, name string) string {
 	if !first {
 		sc.switches++
 	}
+	ev = result.Step{Thread: name, Sched: result.SchedSwitch, Switch: sc.switches}
 	switch {
 	case sc.opts.Rounds > 0 && newRound:
 		sc.round++
-		return fmt.Sprintf("%sround %d of %d begins: %s runs", sc.phase, sc.round, sc.opts.Rounds, name)
+		ev.Sched, ev.Round = result.SchedRound, sc.round
+		ev.Event = fmt.Sprintf("%sround %d of %d begins: %s runs", sc.phase, sc.round, sc.opts.Rounds, name)
 	case sc.opts.Rounds > 0:
-		return fmt.Sprintf("context switch: %s runs (%sround %d)", name, sc.phase, sc.round)
+		ev.Round = sc.round
+		ev.Event = fmt.Sprintf("context switch: %s runs (%sround %d)", name, sc.phase, sc.round)
 	case sc.opts.Switches >= 0 && first:
-		return fmt.Sprintf("%s runs first", name)
+		ev.Sched = result.SchedFirst
+		ev.Event = fmt.Sprintf("%s runs first", name)
 	case sc.opts.Switches >= 0:
-		return fmt.Sprintf("context switch %d of %d: %s runs", sc.switches, sc.opts.Switches, name)
+		ev.Event = fmt.Sprintf("context switch %d of %d: %s runs", sc.switches, sc.opts.Switches, name)
 	case first:
-		return ""
+		return ev, false
+	default:
+		ev.Event = fmt.Sprintf("context switch: %s runs", name)
 	}
-	return fmt.Sprintf("context switch: %s runs", name)
+	return ev, true
 }
 
 // describe appends the trace lines for the step rec from a to b.
@@ -420,8 +426,8 @@ func (c *Checker) describe(tr *result.Trace, a, b *state, rec stepRec, names []s
 	e := c.prog.Edges[rec.edge]
 	who := name(names, a, t)
 	if !a.init {
-		if ev := sched.next(t, who); ev != "" {
-			tr.Steps = append(tr.Steps, result.Step{Thread: who, Event: ev})
+		if ev, ok := sched.next(t, who); ok {
+			tr.Steps = append(tr.Steps, ev)
 		}
 	}
 	tr.Steps = append(tr.Steps, result.Step{
@@ -433,7 +439,7 @@ func (c *Checker) describe(tr *result.Trace, a, b *state, rec stepRec, names []s
 		for i := range b.threads {
 			started = append(started, name(names, b, i))
 		}
-		tr.Steps = append(tr.Steps, result.Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", ")})
+		tr.Steps = append(tr.Steps, result.Step{Thread: "init", Event: "init done; threads start: " + strings.Join(started, ", "), Sched: result.SchedStart})
 	}
 }
 
@@ -482,11 +488,11 @@ func (c *Checker) changes(a, b *state, t int, e *ir.Edge, names []string) []stri
 	}
 	for i, l := range c.prog.Locks {
 		if a.locks[i] != b.locks[i] {
-			if b.locks[i] < 0 {
-				out = append(out, fmt.Sprintf("lock %s free", l.Name))
-			} else {
-				out = append(out, fmt.Sprintf("lock %s held by %s", l.Name, name(names, b, int(b.locks[i]))))
+			holder := ""
+			if b.locks[i] >= 0 {
+				holder = name(names, b, int(b.locks[i]))
 			}
+			out = append(out, result.LockChange(l.Name, holder))
 		}
 	}
 	if a.init && !b.init {

@@ -1,6 +1,8 @@
 package result
 
 import (
+	"strings"
+
 	"bmc/ir"
 	"bmc/lang"
 )
@@ -18,6 +20,9 @@ type Trace struct {
 	// says so); Steps[:Loop] is the stem.
 	Livelock bool
 	Loop     int
+	// Threads names the threads in instance order (init not among them),
+	// for a picture's lanes; nil when the engine did not say.
+	Threads []string
 }
 
 // Step is one line of a trace: a statement executed by a thread, or a
@@ -29,7 +34,54 @@ type Step struct {
 	Pos     lang.Pos `json:"-"`
 	Proc    string   `json:"function,omitempty"`
 	Stmt    string   `json:"statement,omitempty"`
-	Changes []string `json:"changes,omitempty"` // "x=T", "lock m held by adder#1"
+	Changes []string `json:"changes,omitempty"` // "x=T", LockChange("m", "adder#1")
+	// Sched says what an event is, so that a reader (a picture) need
+	// not parse its English; Switch and Round number it: the context
+	// switch it makes (from 1 in its part of the trace: the stem and
+	// the loop of a livelock count afresh) and, under a round bound, the
+	// round the thread (Thread) runs in.
+	Sched  Sched `json:"sched,omitempty"`
+	Switch int   `json:"switch,omitempty"`
+	Round  int   `json:"round,omitempty"`
+}
+
+// Sched is the kind of a scheduling event.
+type Sched string
+
+const (
+	SchedInitial Sched = "initial"  // the initial values that the steps read
+	SchedStart   Sched = "start"    // init has ended; the threads start
+	SchedFirst   Sched = "first"    // Thread runs first (--switches)
+	SchedRound   Sched = "round"    // a round begins: Thread runs
+	SchedSwitch  Sched = "switch"   // a context switch: Thread runs
+	SchedLoop    Sched = "loop"     // a livelock's loop begins
+	SchedLoopEnd Sched = "loop-end" // what each time round the loop leaves behind
+)
+
+// LockChange is the change of a step that gives lock to holder, or
+// frees it when holder is "": "lock m held by t1", "lock m free".
+func LockChange(lock, holder string) string {
+	if holder == "" {
+		return "lock " + lock + " free"
+	}
+	return "lock " + lock + " held by " + holder
+}
+
+// ParseLockChange reads a change made by LockChange: the lock and its
+// new holder ("" when freed); ok is false for any other change.
+func ParseLockChange(change string) (lock, holder string, ok bool) {
+	rest, found := strings.CutPrefix(change, "lock ")
+	if !found {
+		return "", "", false
+	}
+	if lock, found = strings.CutSuffix(rest, " free"); found && lock != "" && !strings.Contains(lock, " ") {
+		return lock, "", true
+	}
+	lock, holder, found = strings.Cut(rest, " held by ")
+	if !found || lock == "" || holder == "" || strings.Contains(lock, " ") || strings.Contains(holder, " ") {
+		return "", "", false
+	}
+	return lock, holder, true
 }
 
 // ReplayStep is one statement of a counterexample found by another engine:

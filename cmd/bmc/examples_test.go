@@ -1,44 +1,23 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"bmc/batch"
 )
 
-// expectation is one `// expect: VERDICT FLAGS` header line of an example.
-type expectation struct {
-	line    int
-	verdict string
-	flags   []string
-}
-
-// readExpectations returns the header lines; the first line of the file
-// must be one of them.
-func readExpectations(t *testing.T, path string) []expectation {
+// readExpectations returns the header lines (batch.ReadExpectations);
+// the first line of the file must be one of them.
+func readExpectations(t *testing.T, path string) []batch.Expectation {
 	t.Helper()
-	f, err := os.Open(path)
+	out, err := batch.ReadExpectations(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []expectation
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		rest, ok := strings.CutPrefix(sc.Text(), "// expect:")
-		if !ok {
-			break
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			t.Fatalf("%s:%d: empty expectation", path, n)
-		}
-		out = append(out, expectation{line: n, verdict: fields[0], flags: fields[1:]})
-	}
-	if len(out) == 0 {
+	if len(out) == 0 || out[0].Line != 1 {
 		t.Fatalf("%s: the first line must be `// expect: VERDICT FLAGS`", path)
 	}
 	return out
@@ -54,10 +33,10 @@ func TestExamples(t *testing.T) {
 	checked := 0
 	for _, path := range files {
 		for _, exp := range readExpectations(t, path) {
-			name := filepath.Base(path) + ":" + exp.verdict + " " + strings.Join(exp.flags, " ")
+			name := filepath.Base(path) + ":" + exp.Verdict + " " + strings.Join(exp.Flags, " ")
 			t.Run(name, func(t *testing.T) {
 				wantCode, wantText := 0, ""
-				switch exp.verdict {
+				switch exp.Verdict {
 				case "safe":
 					wantCode, wantText = exitSafe, ": safe: no violation within"
 				case "unsafe":
@@ -65,34 +44,34 @@ func TestExamples(t *testing.T) {
 				case "depth-bound":
 					wantCode, wantText = exitUnknown, "depth bound reached"
 				case "livelock", "no-livelock":
-					if !strings.Contains(strings.Join(exp.flags, " "), "--lasso") {
-						t.Fatalf("%s:%d: %s needs --lasso k1,k2", path, exp.line, exp.verdict)
+					if !strings.Contains(strings.Join(exp.Flags, " "), "--lasso") {
+						t.Fatalf("%s:%d: %s needs --lasso k1,k2", path, exp.Line, exp.Verdict)
 					}
 					wantCode, wantText = exitSafe, ": no livelock"
-					if exp.verdict == "livelock" {
+					if exp.Verdict == "livelock" {
 						wantCode, wantText = exitViolation, "livelock: the last "
 					}
 				default:
-					t.Fatalf("%s:%d: unknown verdict %q", path, exp.line, exp.verdict)
+					t.Fatalf("%s:%d: unknown verdict %q", path, exp.Line, exp.Verdict)
 				}
 				// A livelock question is asked of both engines: the lasso
 				// translation (the default) and the explicit search.
 				engines := [][]string{nil}
-				if strings.HasSuffix(exp.verdict, "livelock") {
+				if strings.HasSuffix(exp.Verdict, "livelock") {
 					engines = append(engines, []string{"--engine", "explicit"})
 				}
 				for _, engine := range engines {
 					var stdout, stderr bytes.Buffer
-					args := append(append(append([]string{"check", "--quiet"}, engine...), exp.flags...), path)
+					args := append(append(append([]string{"check", "--quiet"}, engine...), exp.Flags...), path)
 					code := run(args, &stdout, &stderr)
 					out := strings.Replace(stdout.String(), ": safe: proved: ", ": safe: ", 1) // a proof is safe too
 					if code != wantCode || !strings.Contains(out, wantText) {
 						t.Errorf("%s:%d: bmc %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s",
-							path, exp.line, strings.Join(args, " "), code, wantCode, wantText, stdout.String(), stderr.String())
+							path, exp.Line, strings.Join(args, " "), code, wantCode, wantText, stdout.String(), stderr.String())
 					}
 				}
 			})
-			if exp.verdict != "livelock" && exp.verdict != "no-livelock" {
+			if exp.Verdict != "livelock" && exp.Verdict != "no-livelock" {
 				checked++
 			}
 		}

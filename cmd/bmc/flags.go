@@ -52,6 +52,11 @@ func (l *limitFlags) validate(cmd string) error {
 	return nil
 }
 
+// registerCores adds --cores, the plan's count of engines busy at once.
+func registerCores(fl *pflag.FlagSet, cores *int) {
+	fl.IntVar(cores, "cores", 0, "engines the plan keeps busy at once, each on a core of the processors this process may use, shared when there are fewer (default: as many as those processors)")
+}
+
 // checkName checks the value of a flag that names one of a list; what
 // says what the names are.
 func checkName(cmd, what, value string, names []string) error {
@@ -90,6 +95,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 		}
 	}
 	switch {
+	case f.cores < 0:
+		return usageErr("%s: --cores must not be negative, got %d", cmd, f.cores)
 	case f.maxSteps < 0:
 		return usageErr("%s: --max-steps must not be negative, got %d", cmd, f.maxSteps)
 	case fl.Changed("rounds") && fl.Changed("switches"):

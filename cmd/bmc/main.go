@@ -93,6 +93,7 @@ func run(args []string, stdout, stderr io.Writer) (code int) {
 			code = report(internalErr("bmc: internal error: %v", r), asJSON, stdout, stderr)
 		}
 	}()
+	injectFault(args)
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
 	return report(root.Execute(), asJSON, stdout, stderr)
@@ -131,15 +132,18 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "bmc",
 		Short:         "Model checker for concurrent Boolean programs",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageHint("bmc "+c.Name(), "bmc %s: %v", c.Name(), err)
+		// CommandPath: "bmc" for the root, "bmc check" for a command.
+		return usageHint(c.CommandPath(), "%s: %v", c.CommandPath(), err)
 	})
-	root.AddCommand(newCheck(stdout, stderr), newCompare(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr), newProve(stdout, stderr))
+	root.AddCommand(newCheck(stdout, stderr), newCompare(stdout, stderr), newFmt(stdout, stderr), newExport(stdout, stderr), newSeq(stdout, stderr), newProve(stdout, stderr),
+		newBatch(stdout, stderr), newReport(stdout, stderr))
 	return root
 }
 
@@ -264,6 +268,7 @@ type checkFlags struct {
 	frames      bool
 	quiet       bool
 	verbose     bool
+	cores       int
 	target      string
 	threads     string
 	rounds      int
@@ -278,6 +283,7 @@ type checkFlags struct {
 	lasso       string // --lasso k1,k2: the livelock search
 	fairness    string
 	lassoBound  result.LassoBound // lasso and fairness, parsed by validate
+	pictures    traceFlags        // --trace-svg, --trace-html
 }
 
 func newCheck(stdout, stderr io.Writer) *cobra.Command {
@@ -303,7 +309,12 @@ the first decisive answer wins (--verbose prints the plan).
 Exit status: 0 no violation (no livelock) within the bounds, 10 violation
 (livelock) found (trace printed), 2 bad input or usage, 3 unknown (a limit
 cut the search short), 4 internal error. With --json, every outcome is one
-JSON document on standard output, errors included ("verdict": "error").`,
+JSON document on standard output, errors included ("verdict": "error").
+
+--trace-svg FILE and --trace-html FILE draw the trace of a violation or
+livelock: one lane per thread, time downward, context switches as arrows,
+lock holds as bars, the shared variables each step changes, a livelock's
+loop boxed; the HTML page shows the source lines on hover.`,
 		Args: exactlyOneFile,
 		RunE: onFile(func(cmd *cobra.Command, path string) error {
 			return runCheck(cmd, path, &f, stdout, stderr)
@@ -317,6 +328,7 @@ JSON document on standard output, errors included ("verdict": "error").`,
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fl.BoolVar(&f.verbose, "verbose", false, "print the plan (the engines raced, on how many cores) on stderr before it runs")
+	registerCores(fl, &f.cores)
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
@@ -330,6 +342,7 @@ JSON document on standard output, errors included ("verdict": "error").`,
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
 	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: the fairness the loop must meet: strong, weak or none")
+	f.pictures.register(fl)
 	return cmd
 }
 
@@ -341,6 +354,9 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	defer stop()
 	fl := cmd.Flags()
 	if err := f.validate(fl); err != nil {
+		return err
+	}
+	if err := f.pictures.check("bmc check", fl, path); err != nil {
 		return err
 	}
 	opts, err := loadOptions("bmc check", f.target, f.threads)
@@ -360,7 +376,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction},
-			Command: command}
+			Cores: f.cores, Command: withoutTraceFlags(command)}
 		if !f.quiet {
 			o.Progress = stderr
 		}
@@ -381,7 +397,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		}
 	}
 	res.Elapsed = time.Since(start)
-	return printVerdict(res, f.json, stdout, path)
+	return f.pictures.draw(cmd, res, p, path, printVerdict(res, f.json, stdout, path), stderr)
 }
 
 // printVerdict prints res (as JSON with asJSON) and returns the exit

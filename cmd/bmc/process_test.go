@@ -32,8 +32,15 @@ func TestMain(m *testing.M) {
 // stdout and stderr.
 func bmcProcess(t *testing.T, mark string, args ...string) (int, string, string) {
 	t.Helper()
+	return bmcProcessEnv(t, nil, mark, args...)
+}
+
+// bmcProcessEnv is bmcProcess with the variables env ("NAME=value") set
+// too.
+func bmcProcessEnv(t *testing.T, env []string, mark string, args ...string) (int, string, string) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asBMC+"=1", mark+"=1")
+	cmd.Env = append(append(os.Environ(), asBMC+"=1", mark+"=1"), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -30,7 +30,9 @@ type proveFlags struct {
 	json        bool
 	quiet       bool
 	verbose     bool
+	cores       int
 	limits      limitFlags
+	pictures    traceFlags // --trace-svg, --trace-html
 }
 
 func newProve(stdout, stderr io.Writer) *cobra.Command {
@@ -53,6 +55,9 @@ plan). A violation is
 found as well as proved absent: its trace is replayed before it is printed.
 When induction stops at --max-k, the counterexample to induction is shown:
 a path from a state that need not be reachable, not a bug.
+
+--trace-svg FILE and --trace-html FILE draw the trace of a violation found
+(as bmc check does).
 
 Exit status: 0 proved, 10 violation found (trace printed), 2 bad input or
 usage, 3 unknown (the reason is printed), 4 internal error.`,
@@ -78,7 +83,9 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fl.BoolVar(&f.verbose, "verbose", false, "print the plan (the engines raced, on how many cores) on stderr before it runs")
+	registerCores(fl, &f.cores)
 	f.limits.register(fl, "the whole run, loading the program included")
+	f.pictures.register(fl)
 	return cmd
 }
 
@@ -105,6 +112,8 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", name, f.maxThreads)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", name, f.maxStates)
+	case f.cores < 0:
+		return usageErr("%s: --cores must not be negative, got %d", name, f.cores)
 	case fl.Changed("max-states") && (fl.Changed("method") || fl.Changed("seq") || f.certificate != ""):
 		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
 	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
@@ -120,6 +129,9 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
 	defer stop()
 	if err := f.validate(cmd); err != nil {
+		return err
+	}
+	if err := f.pictures.check("bmc prove", cmd.Flags(), path); err != nil {
 		return err
 	}
 	opts, err := loadOptions("bmc prove", f.target, f.threads)
@@ -138,8 +150,8 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 		return err
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
-			Bounds:  driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
-			Command: command}
+			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
+			Cores:  f.cores, Command: withoutTraceFlags(command)}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}
@@ -164,7 +176,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 			return err
 		}
 	}
-	return printVerdict(res, f.json, stdout, path)
+	return f.pictures.draw(cmd, res, p, path, printVerdict(res, f.json, stdout, path), stderr)
 }
 
 // writeCertificate writes the invariant of a proof to file.

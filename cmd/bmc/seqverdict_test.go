@@ -88,17 +88,17 @@ func seqCases(t *testing.T) []seqCase {
 	var out []seqCase
 	for _, path := range files {
 		for _, exp := range readExpectations(t, path) {
-			switch exp.verdict {
+			switch exp.Verdict {
 			case "safe", "unsafe", "depth-bound":
 			default:
 				continue // fair non-termination (--lasso) is not a safety check
 			}
 			cmd := newCheck(io.Discard, io.Discard)
-			if err := cmd.ParseFlags(exp.flags); err != nil {
-				t.Fatalf("%s:%d: %v", path, exp.line, err)
+			if err := cmd.ParseFlags(exp.Flags); err != nil {
+				t.Fatalf("%s:%d: %v", path, exp.Line, err)
 			}
 			fl := cmd.Flags()
-			c := seqCase{path: path, line: exp.line, want: exp.verdict}
+			c := seqCase{path: path, line: exp.Line, want: exp.Verdict}
 			c.threads, _ = fl.GetString("threads")
 			c.target, _ = fl.GetString("target")
 			c.depth, _ = fl.GetInt("depth")
@@ -122,8 +122,8 @@ func seqCases(t *testing.T) []seqCase {
 				// The verdict holds for BMC steps of the original; the
 				// sequential program takes other steps and the explicit
 				// search none, so compare with the explicit engine.
-				c.want = explicitVerdict(t, path, exp.flags)
-				c.note = fmt.Sprintf(" (the line says %s with --max-steps; the explicit engine on the original says %s)", exp.verdict, c.want)
+				c.want = explicitVerdict(t, path, exp.Flags)
+				c.note = fmt.Sprintf(" (the line says %s with --max-steps; the explicit engine on the original says %s)", exp.Verdict, c.want)
 			}
 			out = append(out, c)
 		}

@@ -34,25 +34,35 @@ func Load(dir string) ([]Case, error) {
 	manifests, _ := filepath.Glob(filepath.Join(dir, "*", "MANIFEST.tsv"))
 	var out []Case
 	for _, m := range manifests {
-		f, err := os.Open(m)
+		cases, err := LoadManifest(m)
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for first := true; sc.Scan(); first = false {
-			cols := strings.Split(sc.Text(), "\t")
-			if first || len(cols) < 4 {
-				continue
-			}
-			out = append(out, Case{Dir: dir, Folder: filepath.Base(filepath.Dir(m)), File: cols[0], Kind: cols[1], Expected: cols[2], Source: cols[3]})
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
+		out = append(out, cases...)
 	}
 	return out, nil
+}
+
+// LoadManifest reads one folder's manifest (path names its MANIFEST.tsv):
+// a case per row after the header.
+func LoadManifest(path string) ([]Case, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	folder := filepath.Dir(path)
+	var out []Case
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for first := true; sc.Scan(); first = false {
+		cols := strings.Split(sc.Text(), "\t")
+		if first || len(cols) < 4 {
+			continue
+		}
+		out = append(out, Case{Dir: filepath.Dir(folder), Folder: filepath.Base(folder), File: cols[0], Kind: cols[1], Expected: cols[2], Source: cols[3]})
+	}
+	return out, sc.Err()
 }
 
 var (
