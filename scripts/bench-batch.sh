@@ -20,6 +20,9 @@
 #
 # Options (environment variables; defaults in brackets):
 #   BENCH_TIMEOUT  --timeout of each check [20s]
+#   BENCH_RUNS     pairs of runs, the two in turn; medians and the ratio
+#                  of each pair reported, the verdicts of every run
+#                  compared [1]
 #   BMC            bmc binary [bin/bmc]
 #   BENCH_OUT      directory of the two outputs and the plots [/tmp/bench-batch]
 #
@@ -55,13 +58,20 @@ run() {
 }
 
 cores=$(nproc)
-seq_time=$(run one-after-another --jobs 1 --cpus "$cores" "$@")
-batch_time=$(run batch "$@")
-"$bmc" report --svg "$out/batch.svg" "$out/batch.jsonl" >/dev/null || true
+runs=${BENCH_RUNS:-1}
+times=()
+for i in $(seq 1 "$runs"); do
+	echo "bench-batch: pair $i of $runs" >&2
+	times+=("$(run "one-after-another-$i" --jobs 1 --cpus "$cores" "$@")")
+	times+=("$(run "batch-$i" "$@")")
+done
+"$bmc" report --svg "$out/batch.svg" "$out/batch-1.jsonl" >/dev/null || true
 
-python3 - "$out/one-after-another.jsonl" "$out/batch.jsonl" "$seq_time" "$batch_time" "$timeout" "$cores" "$("$bmc" --version)" <<'PY'
-import json, sys
-seq_path, batch_path, seq_time, batch_time, timeout, cores, version = sys.argv[1:]
+python3 - "$out" "$runs" "$timeout" "$cores" "$("$bmc" --version)" "${times[@]}" <<'PY'
+import json, statistics, sys
+out, runs, timeout, cores, version = sys.argv[1:6]
+runs = int(runs)
+pairs = [(float(sys.argv[6 + 2 * i]), float(sys.argv[7 + 2 * i])) for i in range(runs)]
 def load(path):
     recs = {}
     for line in open(path):
@@ -70,18 +80,23 @@ def load(path):
             recs[(r["file"], " ".join(r["flags"]))] = r
     return recs
 decided = {"safe", "unsafe", "livelock", "no-livelock"}
-seq, bat = load(seq_path), load(batch_path)
+# Every run's records. A check differs when two runs of either mode
+# decide it otherwise; decided by both, by one or by neither counts run 1.
+seqs = [load(f"{out}/one-after-another-{i + 1}.jsonl") for i in range(runs)]
+bats = [load(f"{out}/batch-{i + 1}.jsonl") for i in range(runs)]
+seq, bat = seqs[0], bats[0]
 both = differ = only_seq = only_batch = neither = 0
 lines = []
-for key in sorted(seq.keys() | bat.keys()):
+for key in sorted(set().union(*seqs, *bats)):
+    verdicts = {r[key]["verdict"] for r in seqs + bats if key in r} & decided
+    if len(verdicts) > 1:
+        differ += 1
+        lines.append(f"- differ: {key[0]} {key[1]}: " + ", ".join(sorted(verdicts)))
     a, b = seq.get(key), bat.get(key)
     va = a["verdict"] if a else "missing"
     vb = b["verdict"] if b else "missing"
     if va in decided and vb in decided:
         both += 1
-        if va != vb:
-            differ += 1
-            lines.append(f"- differ: {key[0]} {key[1]}: {va} alone, {vb} in the batch")
     elif va in decided:
         only_seq += 1
         lines.append(f"- decided one after another only: {key[0]} {key[1]}: {va} ({a['wall_seconds']:.1f} s), in the batch {vb}")
@@ -92,16 +107,21 @@ for key in sorted(seq.keys() | bat.keys()):
         neither += 1
 def cpu(recs):
     return sum(r["wall_seconds"] for r in recs.values())
-print(f"{version}; {cores} processors; --timeout {timeout} a check; {len(seq | bat)} checks.")
+seq_time = statistics.median(p[0] for p in pairs)
+batch_time = statistics.median(p[1] for p in pairs)
+ratios = [b / a for a, b in pairs]
+print(f"{version}; {cores} processors; --timeout {timeout} a check; {len(seq | bat)} checks; "
+      f"{runs} pair(s) of runs, the two in turn, medians.")
 print()
-print("| run | wall time | checks' time added up | decided |")
+print("| run | wall time | checks' time added up (run 1) | decided (run 1) |")
 print("|---|---|---|---|")
-print(f"| one after another (`--jobs 1 --cpus {cores}`) | {float(seq_time):.1f} s | {cpu(seq):.1f} s | {sum(r['verdict'] in decided for r in seq.values())} |")
-print(f"| batch (defaults: `--jobs {cores} --cpus 1`) | {float(batch_time):.1f} s | {cpu(bat):.1f} s | {sum(r['verdict'] in decided for r in bat.values())} |")
+print(f"| one after another (`--jobs 1 --cpus {cores}`) | {seq_time:.1f} s | {cpu(seq):.1f} s | {sum(r['verdict'] in decided for r in seq.values())} |")
+print(f"| batch (defaults: `--jobs {cores} --cpus 1`) | {batch_time:.1f} s | {cpu(bat):.1f} s | {sum(r['verdict'] in decided for r in bat.values())} |")
 print()
-print(f"The batch took {float(batch_time) / float(seq_time) * 100:.0f}% of the time of the checks one after another. "
-      f"Verdicts: {both} checks decided by both, {differ} differ; {only_seq} decided only one after another, "
-      f"{only_batch} only in the batch, {neither} by neither.")
+print(f"The batch took {statistics.median(ratios) * 100:.0f}% of the time of the checks one after another "
+      f"(median of the pairs' ratios; pairs: {', '.join(f'{r * 100:.0f}%' for r in ratios)}). "
+      f"Verdicts: {differ} checks decided otherwise in some run; {both} decided by both, {only_seq} only one after another, "
+      f"{only_batch} only in the batch, {neither} by neither (run 1 of each).")
 if lines:
     print()
     print("\n".join(lines))

@@ -213,3 +213,26 @@ func TestBatchBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionAndRootErrors: bmc --version names the version, and the
+// root command's errors name bmc once.
+func TestVersionAndRootErrors(t *testing.T) {
+	var out, errb strings.Builder
+	if code := run([]string{"--version"}, &out, &errb); code != exitSafe || !strings.HasPrefix(out.String(), "bmc version ") || !strings.Contains(out.String(), "go1.") {
+		t.Errorf("--version: exit %d, %q %q", code, out.String(), errb.String())
+	}
+	for _, args := range [][]string{{"--bogus"}, {"--bogus", "check"}} {
+		out.Reset()
+		errb.Reset()
+		code := run(args, &out, &errb)
+		want := "bmc: unknown flag: --bogus\nRun 'bmc --help' for usage.\n"
+		if code != exitBadInput || errb.String() != want {
+			t.Errorf("bmc %s: exit %d, stderr %q, want 2 and %q", strings.Join(args, " "), code, errb.String(), want)
+		}
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"check", "--cores", "-2", "x.bpl"}, &out, &errb); code != exitBadInput || !strings.Contains(errb.String(), "bmc check: --cores must not be negative") {
+		t.Errorf("--cores -2: exit %d, stderr %q", code, errb.String())
+	}
+}
