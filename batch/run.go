@@ -160,10 +160,7 @@ func check(ctx context.Context, cfg Config, slot []int, job Job) (rec Record, do
 	stderr := &tail.Buffer{}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	inGroup(cmd)
-	rec = Record{File: job.File, Flags: job.Flags, Expected: job.Expected, Version: cfg.Version}
-	if rec.Flags == nil {
-		rec.Flags = []string{}
-	}
+	rec = Record{File: job.File, Flags: flagsOrNone(job.Flags), Expected: job.Expected, Version: cfg.Version}
 	began := time.Now()
 	if err := startOn(cmd, slot); err != nil {
 		rec.Verdict, rec.ExitStatus = "error", -1
@@ -195,9 +192,9 @@ func check(ctx context.Context, cfg Config, slot []int, job Job) (rec Record, do
 	rec.PeakMemory = peakMemory(cmd.ProcessState)
 	rec.ExitStatus = cmd.ProcessState.ExitCode()
 	if why == "" && json.Unmarshal(stdout.Bytes(), &doc) == nil {
-		json.Unmarshal(stdout.Bytes(), &rec) // the verdict, limits and errors it printed
-		rec.File, rec.Flags, rec.Expected, rec.Version = job.File, flagsOrNone(job.Flags), job.Expected, cfg.Version
-		rec.ExitStatus = cmd.ProcessState.ExitCode()
+		var printed Record // the verdict, limits and errors the check printed
+		json.Unmarshal(stdout.Bytes(), &printed)
+		rec.Verdict, rec.Limits, rec.Errors = printed.Verdict, printed.Limits, printed.Errors
 		return rec, doc, true
 	}
 	doc = nil
