@@ -113,6 +113,9 @@ func TestBatchResume(t *testing.T) {
 		write(t, filepath.Join(progs, fmt.Sprintf("flags%d.bpl", n)), progen.FlagMutex(n, false))
 		write(t, filepath.Join(progs, fmt.Sprintf("burns%d_bug.bpl", n)), progen.BurnsBuggy(n))
 	}
+	// The last check runs to its --timeout, so that the interrupt below
+	// lands before the batch ends.
+	write(t, filepath.Join(progs, "zz_slow.bpl"), progen.Burns(7))
 	records := func(path string) []string {
 		t.Helper()
 		recs, _, err := batch.ReadRecords(path)
@@ -127,17 +130,17 @@ func TestBatchResume(t *testing.T) {
 		return out
 	}
 	whole := filepath.Join(dir, "whole.jsonl")
-	if code, stdout, stderr := bmcProcess(t, "BMC_TEST_RESUME", "batch", "--jobs", "1", "-o", whole, progs); code != exitSafe {
+	if code, stdout, stderr := bmcProcess(t, "BMC_TEST_RESUME", "batch", "--jobs", "1", "--timeout", "1s", "-o", whole, progs); code != exitSafe {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	want := records(whole)
-	if len(want) != 9 {
-		t.Fatalf("%d records for 9 checks", len(want))
+	if len(want) != 10 {
+		t.Fatalf("%d records for 10 checks", len(want))
 	}
 
 	// Interrupt the batch after its third record.
 	parts := filepath.Join(dir, "parts.jsonl")
-	cmd := exec.Command(os.Args[0], "batch", "--jobs", "1", "-o", parts, progs)
+	cmd := exec.Command(os.Args[0], "batch", "--jobs", "1", "--timeout", "1s", "-o", parts, progs)
 	cmd.Env = append(os.Environ(), asBMC+"=1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -150,8 +153,8 @@ func TestBatchResume(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	first := records(parts)
-	if len(first) >= 9 {
-		t.Skipf("the batch ended (%v) before it could be interrupted", err)
+	if len(first) >= 10 {
+		t.Fatalf("the batch ended (%v) before it was interrupted", err)
 	}
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitUnknown {
 		t.Errorf("interrupted batch: %v, want exit %d", err, exitUnknown)
@@ -163,21 +166,21 @@ func TestBatchResume(t *testing.T) {
 	}
 	f.WriteString(`{"file":"half`)
 	f.Close()
-	code, stdout, stderr := bmcProcess(t, "BMC_TEST_RESUME", "batch", "--jobs", "1", "--resume", "-o", parts, progs)
+	code, stdout, stderr := bmcProcess(t, "BMC_TEST_RESUME", "batch", "--jobs", "1", "--timeout", "1s", "--resume", "-o", parts, progs)
 	if code != exitSafe {
 		t.Fatalf("resumed: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if got := records(parts); !slices.Equal(got, want) {
 		t.Errorf("resumed after %d records:\n%s\nwant:\n%s", len(first), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if !strings.Contains(stderr, fmt.Sprintf("%d of 9 checks recorded", len(first))) {
+	if !strings.Contains(stderr, fmt.Sprintf("%d of 10 checks recorded", len(first))) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 
 	// The report of the output: the summary again, and the plot.
 	svg := filepath.Join(dir, "times.svg")
 	code, stdout, stderr = bmcProcess(t, "BMC_TEST_RESUME", "report", "--svg", svg, parts)
-	if code != exitSafe || !strings.Contains(stdout, "9 checks: safe 6, unsafe 3") {
+	if code != exitSafe || !strings.Contains(stdout, "10 checks: safe 6, unknown 1, unsafe 3 (1 of the unknown at their --timeout)") {
 		t.Errorf("report: exit %d\n%s%s", code, stdout, stderr)
 	}
 	b, err := os.ReadFile(svg)
