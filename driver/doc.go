@@ -32,10 +32,12 @@
 //   - concurrent.go: BMC on a concurrent program, the context bounds
 //     deepened one at a time;
 //   - prove.go: the proof engines and certificates;
+//   - summary.go: the summary engine (Horn clauses, our Spacer or Z3's)
+//     that decides recursive programs at every call depth;
 //   - lasso.go, lasso_direct.go: livelocks by the lasso translation and
 //     on the interleaving product;
 //   - stutter.go: the idle steps left out before encoding;
-//   - encoding.go: the system bmc export writes;
+//   - encoding.go: the system (or the Horn clauses) bmc export writes;
 //   - compare.go: bmc compare;
 //   - limit.go: time and memory limits.
 //

@@ -19,7 +19,7 @@ import (
 
 // Engines, solvers and sequentializations by name.
 var (
-	Engines = []string{"auto", "bmc", "explicit"}
+	Engines = []string{"auto", "bmc", "explicit", "summaries"}
 	Solvers = []string{"gini", "z3"}
 	Seqs    = []string{"auto", "eager", "lazy", "direct"}
 )
@@ -66,6 +66,11 @@ type Options struct {
 	// whose engines reads it refuses it (as the command line refuses the
 	// flags the engines it pins do not read).
 	ThreadsStated bool
+	// DepthStated says the user gave the call depth: a violation must
+	// then fit in Bounds.Depth frames. Otherwise the depth is the
+	// engines' that search within one, and a recursive program's answer
+	// comes from the summaries at every call depth where they have one.
+	DepthStated bool
 	// Proof chooses the proof engine: of bmc prove, and of BMC on a
 	// program whose executions may be longer than the step bound when
 	// the user did not state it.

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bmc/chc"
 	"context"
 	"fmt"
 
@@ -68,4 +69,44 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 		return encode.Sequential(ctx, sp.Seq, encode.Options{Depth: frames})
 	}
 	return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
+}
+
+// EncodeHorn is the clause system the summary engine decides for p
+// (bmc export --chc): a one-thread program's own, a concurrent one's
+// within the rounds or switches of b through the sequentialization
+// named method (auto: eager).
+func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*chc.System, error) {
+	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
+		if m := pinsOf(Options{Seq: method}).seq; m != "" {
+			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
+		}
+		h, err := encode.NewHorn(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return h.System, nil
+	}
+	bd, bounded := contextBound(b)
+	m := pinsOf(Options{Seq: method}).seq
+	switch {
+	case m == "":
+		m = "eager"
+	case m == "direct":
+		return nil, &UsageError{"--chc takes the eager or lazy sequentialization, not --seq direct"}
+	}
+	if !bounded {
+		return nil, &UsageError{"--chc needs a bound for a concurrent program: -k K or --switches N"}
+	}
+	if err := concurrentFits(ctx, p, m, bd, b.Depth); err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	sp, err := translation(m)(ctx, p, bd)
+	if err != nil {
+		return nil, err
+	}
+	h, err := encode.NewHorn(ctx, sp.Seq)
+	if err != nil {
+		return nil, err
+	}
+	return h.System, nil
 }

@@ -29,6 +29,10 @@ type Plan struct {
 	Candidates []Candidate
 	// command runs the candidates as processes (Options.Command).
 	command []string
+	// anyDepth says a candidate answers at every call depth (a
+	// recursive program, a summary engine in the plan): an answer cut by
+	// the call depth does not end the race.
+	anyDepth bool
 }
 
 // Candidate is one engine, encoding and method that answers the question
@@ -194,7 +198,14 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 			return checkExplicit(ctx, p, o)
 		})
 	}
-	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
+	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
+	// The summary engine decides a recursive program at every call
+	// depth, where the others search within one: it comes first, and
+	// their depth-bound answers do not end the race.
+	if err := pl.summaries(p, o, pin, sequential, bounded); err != nil || pin.engine == "summaries" {
+		return err
+	}
+	if sequential {
 		pl.Question = fmt.Sprintf("a violation within call depth %d", b.Depth)
 		if o.StepsStated {
 			pl.Question += fmt.Sprintf(" and %d steps", o.MaxSteps)
@@ -258,6 +269,50 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	return nil
 }
 
+// summaries adds the summary engine where it answers the question of
+// safety: for a recursive program (or any, with --engine summaries)
+// that is one thread or, within a context bound, goes through the eager
+// sequentialization (or the one --seq names).
+func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
+	pinned := pin.engine == "summaries"
+	if !pinned && (pin.engine != "" || pin.seq != "" || !recursive(p)) {
+		return nil
+	}
+	method := ""
+	if !sequential {
+		method = pin.seq
+		if method == "" {
+			method = "eager"
+		}
+		bd, _ := contextBound(o.Bounds)
+		switch {
+		case !bounded && pinned:
+			return &UsageError{"the summary engine needs a bound for a concurrent program: -k K or --switches N"}
+		case method == "direct" && pinned:
+			return &UsageError{"the summary engine takes the eager or lazy sequentialization, not --seq direct"}
+		case !bounded:
+			return nil
+		}
+		if err := concurrentFits(context.Background(), p, method, bd, o.Bounds.Depth); err != nil {
+			if pinned {
+				return &UsageError{err.Error()}
+			}
+			return nil
+		}
+		pl.Question = fmt.Sprintf("a violation within %s, any call depth", bd)
+	} else {
+		pl.Question = "a violation at any call depth"
+	}
+	if o.DepthStated {
+		pl.Question = "a violation within " + o.Bounds.words() + " (safe at any call depth, if so)"
+	}
+	pl.anyDepth = true
+	pl.add(summaryName(o.Solver, method), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+		return checkSummaries(ctx, p, o, method)
+	})
+	return nil
+}
+
 // addConcurrent adds BMC on the sequentialization named method (eager,
 // lazy, or the direct interleaving product).
 func (pl *Plan) addConcurrent(p *ir.Program, o Options, method string) {
@@ -313,6 +368,19 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	name := proofEngine(method) + "+" + o.Solver
 	race := pin.method == "" && pin.seq == "" && o.Proof.Certificate == nil
 	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
+	// A recursive program is proved at every call depth by its summaries;
+	// the other engines prove within the depth, so with a certificate,
+	// which they could not give for every depth, the summaries alone.
+	if pin.method == "summaries" || pin.method == "" && pin.seq != "direct" && recursive(p) && (sequential || bounded) {
+		if err := pl.summaries(p, o, pins{engine: "summaries", seq: pin.seq}, sequential, bounded); err != nil {
+			return err
+		}
+		pl.Question = strings.Replace(pl.Question, "a violation", "a proof, or a violation,", 1)
+		if pin.method == "summaries" || o.Proof.Certificate != nil {
+			return nil
+		}
+	}
+	proofIdx := len(pl.Candidates)
 	switch {
 	case sequential:
 		pl.Question = fmt.Sprintf("a proof for executions of any length, call depth %d", b.Depth)
@@ -350,7 +418,7 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 		// it answers most programs sooner, most of them within that
 		// time (docs/BENCHMARKS.md, "Portfolio"), and the proof engine
 		// beside it would only slow it down.
-		pl.Candidates[0].After = proofHeadStart
+		pl.Candidates[proofIdx].After = proofHeadStart
 		pl.Candidates = append([]Candidate{{Name: "explicit (exhaustive search)", Cores: 1,
 			run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 				return exhaustive(ctx, p, o)

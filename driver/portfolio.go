@@ -226,7 +226,7 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			switch {
 			case a.err != nil && !errors.As(a.err, &ue):
 				won = &a // an internal error: a bug, reported at once
-			case a.err == nil && a.res.Settled():
+			case a.err == nil && a.res.Settled() && !(pl.anyDepth && cutByDepth(a.res)):
 				won = &a
 			}
 			if won != nil {
@@ -300,12 +300,18 @@ func (pl *Plan) report(res *result.Result, winner int) *result.Result {
 }
 
 // undecided is the answer of a run without a decisive one: the result of
-// the first candidate in the plan's order that answered, with the limits
+// the first candidate in the plan's order that answered (settled, if one
+// did), with the limits
 // the others met beside its own (a limit of one engine cut its search,
 // and the others' say why they could not take over), or the first
 // candidate's error when none answered.
 func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Result, error) {
-	first := slices.IndexFunc(results, func(r *result.Result) bool { return r != nil })
+	// A depth-bound answer the race went on after says more than a
+	// timeout or a violation deeper than the depth the user stated.
+	first := slices.IndexFunc(results, func(r *result.Result) bool { return r != nil && r.Settled() })
+	if first < 0 {
+		first = slices.IndexFunc(results, func(r *result.Result) bool { return r != nil })
+	}
 	if first < 0 {
 		for _, err := range errs {
 			if err != nil {
@@ -327,4 +333,9 @@ func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Resul
 		}
 	}
 	return pl.report(res, first), nil
+}
+
+// cutByDepth reports whether r is an answer the call depth cut short.
+func cutByDepth(r *result.Result) bool {
+	return r.Verdict == result.Unknown && (r.Has(result.LimitDepth) || r.Has(result.LimitRecursion))
 }

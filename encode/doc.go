@@ -24,6 +24,12 @@
 //     iteration beyond that starts in a new state) that say whether the
 //     unwinding covers every execution.
 //
+// Horn (horn.go) is the fourth way, and no transition system: a
+// one-thread program as constrained Horn clauses (package chc) whose
+// least model is its reachable configurations at every call depth,
+// procedure summaries with large blocks between cut points; Steps reads
+// a derivation back as program steps.
+//
 // The sequential and the direct encoding are one machine of threads with
 // stacks (machine.go): they differ in whose frames the blocks run on (the
 // latches of the one thread, or a view of the scheduled one) and in how
@@ -44,7 +50,7 @@
 // steps it executes (Model.Steps), which the explicit interpreter
 // replays.
 //
-// The package builds on ir and ts (and internal/halt to stop with a
+// The package builds on ir, ts and chc (and internal/halt to stop with a
 // context, result for the replay step type); it never imports the
 // explicit engine it is tested against.
 package encode

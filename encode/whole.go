@@ -436,14 +436,7 @@ func (u *whole) node(w *walk, id int) (ts.Lit, ustate) {
 		choice[i] = s.NewInput(fmt.Sprintf("choice %s %d.%d", pr.Name, id, i))
 	}
 	for i, e := range n.Out {
-		sel := un.reach
-		for k, c := range choice {
-			if i>>k&1 == 1 {
-				sel = s.And(sel, c)
-			} else {
-				sel = s.And(sel, c.Not())
-			}
-		}
+		sel := s.And(un.reach, bitsIs(s, choice, i))
 		if sel == ts.False {
 			continue
 		}

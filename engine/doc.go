@@ -11,8 +11,12 @@
 // bounded model checking of a justice property on lasso-shaped paths;
 // unroll.go maps a system's variables at each time frame to solver
 // formulas; formula.go builds the whole "bad within k steps" formula for
-// export.
+// export. Beside transition systems, two engines decide systems of
+// Horn clauses (package chc), at every call depth: spacer.go is our own
+// Spacer/GPDR on a solver.Solver, fixedpoint.go hands the clauses to a
+// solver.Fixedpoint (Z3's Spacer).
 //
 // Choosing an encoding, reading a witness back as program steps and
-// replaying it are the driver's work. It imports only ts and solver.
+// replaying it are the driver's work. It imports only ts, chc and
+// solver.
 package engine

@@ -1,5 +1,5 @@
-// expect: depth-bound --switches 4 --depth 4
-// expect: depth-bound -k 3 --depth 4
+// expect: safe --switches 4 --depth 4
+// expect: safe -k 3 --depth 4
 //
 // Fig. 1 of "K-induction with amplification" (kinduction-with-amplification.txt):
 // two threads, both call the recursive function rec_fun, which nondeterministically

@@ -1,5 +1,5 @@
-// expect: depth-bound --switches 6 --depth 3
-// expect: depth-bound -k 4 --depth 3
+// expect: safe --switches 4 --depth 3
+// expect: safe -k 4 --depth 3
 //
 // Fig. 11 of "K-induction with amplification" (kinduction-with-amplification.txt),
 // the program that K-induction with amplification cannot prove. Two threads, with

@@ -49,6 +49,10 @@ const (
 	// LimitStopped: the run stopped the engine, as another one had
 	// answered.
 	LimitStopped
+	// LimitDeeper: the violation a summary engine found needs more
+	// frames than the call depth the user stated (a shallower one may
+	// exist).
+	LimitDeeper
 )
 
 // limitRow is how a kind of limit is reported.
@@ -75,6 +79,7 @@ var limitTable = map[LimitKind]limitRow{
 	LimitProofBound: {"proof-bound", "", true, "a larger --max-k, or another --method", ""},
 	LimitProved:     {"proved", "", false, "", ""},
 	LimitStopped:    {"stopped", "stopped", true, "", ""},
+	LimitDeeper:     {"deeper", "violation deeper than the depth bound", true, "", ""},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it

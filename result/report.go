@@ -26,6 +26,10 @@ func (r *Result) WriteText(w io.Writer, file string) {
 			fmt.Fprintf(w, "%s: no livelock within %s (%s)\n", file, r.Bounds, stats)
 			break
 		}
+		if r.AnyDepth {
+			fmt.Fprintf(w, "%s: safe at any call depth: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+			break
+		}
 		if r.Proof != "" {
 			fmt.Fprintf(w, "%s: safe: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
 			break
@@ -141,6 +145,7 @@ type jsonResult struct {
 	Advice    string     `json:"advice,omitempty"`
 	States    int        `json:"states,omitempty"`
 	Proof     string     `json:"proof,omitempty"`
+	AnyDepth  bool       `json:"any_depth,omitempty"`
 	Stats     string     `json:"stats"`
 	Seconds   float64    `json:"seconds"`
 	Violation *jsonViol  `json:"violation,omitempty"`
@@ -176,7 +181,7 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 		verdict = map[Verdict]string{Safe: "no-livelock", Unsafe: "livelock"}[r.Verdict]
 	}
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Bounds,
-		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, AnyDepth: r.AnyDepth, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {

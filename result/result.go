@@ -41,9 +41,12 @@ type Result struct {
 	CTI *Trace
 	// Lasso says the question was a livelock search (--lasso): Unsafe is
 	// a livelock (Trace.Livelock), Safe that none exists within Bounds.
-	Lasso   bool
-	Stats   string // what the engine did, for people ("1234 states")
-	Elapsed time.Duration
+	Lasso bool
+	// AnyDepth says, for Safe, that the verdict holds at every call
+	// depth (a summary engine's proof), not only within Bounds' depth.
+	AnyDepth bool
+	Stats    string // what the engine did, for people ("1234 states")
+	Elapsed  time.Duration
 	// Plan is what the run did: the engines it raced, in the order of
 	// the plan (driver); Winner names the one whose answer this is.
 	Plan   []Candidate

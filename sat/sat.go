@@ -381,6 +381,9 @@ func (s *Solver) activation() z.Lit {
 // (it is "not act", a clause of its own).
 func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 	a := s.lit(act)
+	if s.fixedOff[a] {
+		return // an earlier empty clause switched act off for good
+	}
 	s.sync()
 	for _, l := range lits {
 		s.define(s.lit(l))
@@ -389,6 +392,9 @@ func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 	// At decision level 0 (where Value tells what gini has derived for
 	// good), through the one public call that goes there alone.
 	s.g.Deactivate(s.activation())
+	if s.g.Value(a.Not()) {
+		return // act is false for good: the clause will never hold
+	}
 	keep := s.roots[:0]
 	for _, l := range lits {
 		m := s.lit(l)
@@ -398,12 +404,16 @@ func (s *Solver) Under(act solver.Lit, lits ...solver.Lit) {
 		case s.g.Value(m.Not()):
 			continue
 		}
+		dup := false
 		for _, n := range keep {
 			if n == m.Not() {
 				return
 			}
+			dup = dup || n == m
 		}
-		keep = append(keep, m)
+		if !dup {
+			keep = append(keep, m)
+		}
 	}
 	s.roots = keep[:0]
 	if len(keep) == 0 {

@@ -5,7 +5,10 @@
 // bit-vectors), a Solver decides them incrementally (push/pop, assumptions,
 // unsat cores) and a Model evaluates them. The upper one (adapter.go) is
 // Z3, which implements solver.Solver on top of the binding so that the
-// engines can use Z3 in place of gini.
+// engines can use Z3 in place of gini. Beside them, fixedpoint.go's
+// Spacer implements solver.Fixedpoint on Z3's fixedpoint engine (Spacer),
+// which decides Horn clauses over Booleans by itself and reports a
+// derivation or an interpretation of the relations.
 //
 // Both need libz3 (Debian: libz3-dev) and cgo. Building with the tag noz3
 // leaves them out: New then returns ErrNoZ3 and Available is false, so that

@@ -13,3 +13,6 @@ func Version() string { return "" }
 
 // New returns ErrNoZ3: this build has no Z3.
 func New() (solver.Solver, error) { return nil, ErrNoZ3 }
+
+// NewFixedpoint returns ErrNoZ3: this build has no Z3.
+func NewFixedpoint() (solver.Fixedpoint, error) { return nil, ErrNoZ3 }

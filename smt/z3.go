@@ -766,15 +766,13 @@ func (s *Solver) CheckAssumptions(assumptions ...Term) (Result, error) {
 // context is done.
 const interruptEvery = 5 * time.Millisecond
 
-// CheckContext is CheckAssumptions that gives up when ctx is done: it then
-// returns Unknown and ctx.Err(). It returns without calling Z3 when ctx is
-// already done.
-func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
-	if err := ctx.Err(); err != nil {
-		return Unknown, err
-	}
+// interruptible runs call, a Z3 call on c, interrupting it when ctx is
+// done: Z3 clears its cancel flag when a check or query starts, so the
+// interrupt is repeated until call returns.
+func (c *Context) interruptible(ctx context.Context, call func()) {
 	if ctx.Done() == nil { // never done
-		return s.CheckAssumptions(assumptions...)
+		call()
+		return
 	}
 	done := make(chan struct{})
 	stopped := make(chan struct{})
@@ -788,7 +786,7 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 		tick := time.NewTicker(interruptEvery)
 		defer tick.Stop()
 		for {
-			s.c.Interrupt()
+			c.Interrupt()
 			select {
 			case <-done:
 				return
@@ -796,9 +794,21 @@ func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result,
 			}
 		}
 	}()
-	r, err := s.CheckAssumptions(assumptions...)
+	call()
 	close(done)
 	<-stopped
+}
+
+// CheckContext is CheckAssumptions that gives up when ctx is done: it then
+// returns Unknown and ctx.Err(). It returns without calling Z3 when ctx is
+// already done.
+func (s *Solver) CheckContext(ctx context.Context, assumptions ...Term) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Unknown, err
+	}
+	var r Result
+	var err error
+	s.c.interruptible(ctx, func() { r, err = s.CheckAssumptions(assumptions...) })
 	if r == Unknown && err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"bmc/chc"
 	"bmc/driver"
 	"bmc/encode"
 	"bmc/engine"
@@ -20,6 +21,7 @@ import (
 
 type exportFlags struct {
 	aiger, binary bool
+	chc           bool
 	dimacs, smt2  int
 	depth         int
 	target        string
@@ -38,7 +40,7 @@ type exportFlags struct {
 func newExport(stdout, stderr io.Writer) *cobra.Command {
 	var f exportFlags
 	cmd := &cobra.Command{
-		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K) [--seq S] [-k K | --switches N | --lasso k1,k2] prog.bpl",
+		Use:   "export (--aiger [--binary] | --dimacs K | --smt2 K | --chc) [--seq S] [-k K | --switches N | --lasso k1,k2] prog.bpl",
 		Short: "Write the verification problem for other tools",
 		Long: `Write the transition system bmc decides, so that other solvers and model
 checkers can check the identical problem:
@@ -50,6 +52,12 @@ checkers can check the identical problem:
                the outputs.
   --dimacs K   "a violation within K steps" as CNF (satisfiable = unsafe).
   --smt2 K     the same as SMT-LIB 2 (QF_UF).
+  --chc        the constrained Horn clauses the summary engine decides
+               (bmc check --engine summaries), at every call depth, in
+               SMT-LIB 2's HORN logic for CHC solvers (z3, Eldarica,
+               Golem): "sat" means safe, "unsat" a violation. A
+               concurrent program goes through the eager sequentialization
+               (or --seq lazy) within -k K or --switches N.
 
 A one-thread program is encoded as bmc check encodes it. A concurrent
 program is encoded as the interleaving product (--seq direct, the default),
@@ -81,6 +89,7 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.BoolVar(&f.binary, "binary", false, "with --aiger: binary format (aig) instead of ASCII (aag)")
 	fl.IntVar(&f.dimacs, "dimacs", -1, "write the K-step unrolling as DIMACS CNF")
 	fl.IntVar(&f.smt2, "smt2", -1, "write the K-step unrolling as SMT-LIB 2")
+	fl.BoolVar(&f.chc, "chc", false, "write the Horn clauses of the summary engine (SMT-LIB 2, HORN)")
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound (frames)")
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.property, "property", "violation", "with --dimacs/--smt2: violation or overflow")
@@ -102,19 +111,21 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	defer stop()
 	fl := cmd.Flags()
 	formats := 0
-	for _, name := range []string{"aiger", "dimacs", "smt2"} {
+	for _, name := range []string{"aiger", "dimacs", "smt2", "chc"} {
 		if fl.Changed(name) {
 			formats++
 		}
 	}
 	switch {
 	case formats != 1:
-		return usageErr("bmc export: give exactly one of --aiger, --dimacs K, --smt2 K")
+		return usageErr("bmc export: give exactly one of --aiger, --dimacs K, --smt2 K, --chc")
 	case fl.Changed("binary") && !f.aiger:
 		return usageErr("bmc export: --binary goes with --aiger")
 	case f.livenessOuts && (!f.aiger || !fl.Changed("lasso")):
 		return usageErr("bmc export: --liveness-outputs goes with --aiger --lasso k1,k2")
-	case fl.Changed("property") && f.aiger:
+	case f.chc && fl.Changed("lasso"):
+		return usageErr("bmc export: --chc asks the safety question; --lasso does not go with it")
+	case fl.Changed("property") && (f.aiger || f.chc):
 		return usageErr("bmc export: --property goes with --dimacs or --smt2: the AIGER file has both properties as outputs")
 	case fl.Changed("dimacs") && f.dimacs < 0, fl.Changed("smt2") && f.smt2 < 0:
 		return usageErr("bmc export: the number of steps K must not be negative")
@@ -155,6 +166,21 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	}
 	bounds := driver.DefaultBounds()
 	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads, f.rounds, f.switches
+	if f.chc {
+		sys, err := driver.EncodeHorn(ctx, p, f.seq, bounds)
+		switch {
+		case endedBy(ctx, err):
+			return gaveUp("bmc export", limitErr(ctx, "encoding"))
+		case err != nil:
+			return usageErr("bmc export: %v", err)
+		}
+		fmt.Fprintf(stdout, "; bmc export --chc of %s: sat means no violation at any call depth", path)
+		if f.rounds > 0 || f.switches >= 0 {
+			fmt.Fprintf(stdout, " within %s", seq.Bound{Rounds: f.rounds, Switches: f.switches})
+		}
+		fmt.Fprintln(stdout)
+		return chc.Write(stdout, sys)
+	}
 	var en encode.Model
 	if fl.Changed("lasso") {
 		en, err = driver.EncodeLivelock(ctx, p, f.depth, lb)

@@ -67,7 +67,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, or auto (pdr, raced with the exhaustive search)")
+	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, summaries (every call depth), or auto (pdr, raced with the exhaustive search; for a recursive program the summaries too)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3")
 	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
@@ -78,7 +78,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
-	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof to `FILE` (clauses over the named state bits)")
+	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof (clauses over the named state bits), or the summaries of a proof by summaries, to `FILE`")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "the exhaustive search (explicit engine) gives up after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -117,7 +117,7 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 	case fl.Changed("max-states") && (fl.Changed("method") || fl.Changed("seq") || f.certificate != ""):
 		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
 	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
-		return usageErr("%s: --certificate needs --method pdr or auto: k-induction proves no invariant over single states", name)
+		return usageErr("%s: --certificate needs --method pdr, summaries or auto: k-induction proves no invariant over single states", name)
 	case fl.Changed("seq") && !fl.Changed("rounds") && !fl.Changed("switches"):
 		return usageErr("%s: --seq goes with -k or --switches: without a bound every interleaving is proved on the interleaving product", name)
 	}
@@ -151,7 +151,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
-			Cores:  f.cores, Command: withoutTraceFlags(command)}
+			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth")}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}
@@ -181,11 +181,15 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 
 // writeCertificate writes the invariant of a proof to file.
 func writeCertificate(file string, cert *driver.Certificate, path string, res *result.Result) error {
-	if cert.Sys == nil {
+	switch {
+	case cert.Sys == nil && cert.Summaries == nil:
 		return internalErr("bmc prove: the proof of %s has no invariant to certify", path)
+	case cert.Sys == nil:
+		cert.Notes = append([]string{fmt.Sprintf("program %s, %s", path, res.Bounds)}, cert.Notes...)
+	default:
+		cert.Notes = append([]string{fmt.Sprintf("program %s, %s", path, res.Bounds),
+			"the state bits of the transition system bmc built for the proof, in its order, with their initial values"}, cert.Notes...)
 	}
-	cert.Notes = append([]string{fmt.Sprintf("program %s, %s", path, res.Bounds),
-		"the state bits of the transition system bmc built for the proof, in its order, with their initial values"}, cert.Notes...)
 	out, err := os.Create(file)
 	if err != nil {
 		return usageErr("bmc prove: %v", err)

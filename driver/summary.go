@@ -1,0 +1,235 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"bmc/chc"
+	"bmc/encode"
+	"bmc/engine"
+	"bmc/explicit"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/sat"
+	"bmc/smt"
+	"bmc/solver"
+)
+
+// summaryOptions are what a run of the summary engine needs.
+type summaryOptions struct {
+	Solver string // "gini": our Spacer; "z3": Z3's
+	// Replay replays steps of p (the program the clauses encode) with a
+	// stack of depth frames; nil: on p itself.
+	Replay func(steps []result.ReplayStep, depth int) (*result.Trace, error)
+	// Proved, when not nil, receives the clauses and the re-checked
+	// summaries of a proof.
+	Proved func(sys *chc.System, in *chc.Interpretation)
+}
+
+// summaryEngine is the engine's name in results and plans.
+func summaryEngine(solverName string) string { return "summaries+" + solverName }
+
+// summaries decides a one-thread program at every call depth: its
+// clauses (encode.NewHorn) solved by our Spacer on gini or by Z3's. A
+// derivation is replayed on the explicit interpreter with the stack it
+// needs; an interpretation is re-checked clause by clause on a fresh
+// gini solver. Either failing is an internal error, never a verdict.
+func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Result, error) {
+	res, _, err := summariesDepth(ctx, p, o)
+	return res, err
+}
+
+// summariesDepth is summaries, with the frames the counterexample needs.
+func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Result, int, error) {
+	start := time.Now()
+	res := &result.Result{Engine: summaryEngine(o.Solver)}
+	h, err := encode.NewHorn(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return stoppedSummary(ctx, res), 0, nil
+		}
+		return nil, 0, err
+	}
+	sys := h.System
+	var out *engine.HornResult
+	depth := 0
+	switch o.Solver {
+	case "z3":
+		fp, err := smt.NewFixedpoint()
+		if err != nil {
+			return nil, 0, &UsageError{err.Error()}
+		}
+		out = engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+		fp.Close()
+	default:
+		out = engine.Spacer(ctx, sys, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+	}
+	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(sys.Preds), len(sys.Clauses))
+	if o.Solver != "z3" {
+		res.Stats += fmt.Sprintf(", %d levels, %s", out.Levels, out.Stats)
+	}
+	switch out.Status {
+	case solver.Sat:
+		if err := sys.CheckDerivation(out.Derivation); err != nil {
+			return nil, 0, fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
+		}
+		var steps []result.ReplayStep
+		steps, depth, err = h.Steps(out.Derivation)
+		if err != nil {
+			return nil, 0, fmt.Errorf("internal error: %v", err)
+		}
+		replay := o.Replay
+		if replay == nil {
+			replay = func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
+				eo := explicit.DefaultOptions()
+				eo.Depth = depth
+				return explicit.Replay(p, eo, onProgram(p, steps))
+			}
+		}
+		tr, err := replay(steps, depth)
+		if err != nil {
+			return nil, 0, fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
+		}
+		res.Verdict, res.Trace = result.Unsafe, tr
+		res.Bounds = "any call depth"
+	case solver.Unsat:
+		check := sat.New()
+		err := sys.CheckInterpretation(ctx, out.Interpretation, check)
+		check.Close()
+		if err != nil {
+			if ctx.Err() != nil {
+				return stoppedSummary(ctx, res), 0, nil
+			}
+			return nil, 0, fmt.Errorf("internal error: %s: %v", res.Engine, err)
+		}
+		res.Verdict = result.Safe
+		res.Bounds = "any call depth"
+		if o.Proved != nil {
+			o.Proved(sys, out.Interpretation)
+		}
+		res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
+	default:
+		if ctx.Err() != nil {
+			return stoppedSummary(ctx, res), 0, nil
+		}
+		res.Verdict = result.Unknown
+		res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%s)", out.Reason)}
+	}
+	res.Elapsed = time.Since(start)
+	return res, depth, nil
+}
+
+func stoppedSummary(ctx context.Context, res *result.Result) *result.Result {
+	res.Verdict = result.Unknown
+	res.Limits = []result.Limit{result.Stopped(ctx, "while computing summaries")}
+	return res
+}
+
+// summariesOf is the interpretation's summaries as text, per predicate,
+// for certificates.
+func summariesOf(sys *chc.System, in *chc.Interpretation) []string {
+	var out []string
+	for _, p := range sys.Preds {
+		out = append(out, fmt.Sprintf("%s: %s", p.Name, in.Format(p)))
+	}
+	return out
+}
+
+// recursive reports whether a thread of p (or init) can recurse: its
+// executions have stacks of any height.
+func recursive(p *ir.Program) bool {
+	starts := []*ir.Proc{}
+	for _, t := range p.Threads {
+		starts = append(starts, t.Proc)
+	}
+	if p.Init != nil {
+		starts = append(starts, p.Init)
+	}
+	for _, pr := range starts {
+		if ir.CallDepth(pr) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkSummaries checks p at every call depth by the summary engine: a
+// one-thread program's own clauses (method ""), a concurrent one's within
+// the rounds or switches of o through the sequentialization named method
+// (eager or lazy). Its counterexample is replayed on p within the bounds
+// and, where the user stated the call depth, must fit in it.
+func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string) (*result.Result, error) {
+	target, bounds := p, ""
+	eo := explicit.DefaultOptions()
+	var interleave func([]result.ReplayStep) ([]result.ReplayStep, error)
+	if method != "" {
+		bd, _ := contextBound(o.Bounds)
+		sp, err := translation(method)(ctx, p, bd)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return stoppedSummary(ctx, &result.Result{Engine: summaryName(o.Solver, method)}), nil
+		case err != nil:
+			return nil, &UsageError{err.Error()}
+		}
+		target, bounds, eo, interleave = sp.Seq, bd.String()+", ", within(o.Bounds, bd).explicitOptions(), sp.Interleave
+	}
+	fits := true
+	replay := func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
+		if interleave != nil {
+			var err error
+			if steps, err = interleave(steps); err != nil {
+				return nil, err
+			}
+		}
+		steps = onProgram(p, steps)
+		if o.DepthStated {
+			eo.Depth = o.Bounds.Depth
+			if tr, err := explicit.Replay(p, eo, steps); err == nil {
+				return tr, nil
+			}
+			fits = false
+		}
+		eo.Depth = max(depth, o.Bounds.Depth)
+		return explicit.Replay(p, eo, steps)
+	}
+	so := summaryOptions{Solver: o.Solver, Replay: replay}
+	if c := o.Proof.Certificate; c != nil {
+		so.Proved = func(sys *chc.System, in *chc.Interpretation) {
+			c.Summaries = summariesOf(sys, in)
+			if method != "" {
+				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+method+" prints it)")
+			}
+		}
+	}
+	res, err := summaries(ctx, target, so)
+	if err != nil {
+		return nil, err
+	}
+	res.Engine = summaryName(o.Solver, method)
+	switch res.Verdict {
+	case result.Safe:
+		res.AnyDepth = true
+		res.Bounds = bounds + "any call depth"
+	case result.Unsafe:
+		res.Bounds = bounds + res.Bounds
+		if !fits {
+			// A shallower violation may exist: the other engines search
+			// within the stated depth.
+			res.Verdict, res.Trace = result.Unknown, nil
+			res.Bounds = bounds + fmt.Sprintf("call depth %d", o.Bounds.Depth)
+			res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs more frames)")}
+		}
+	case result.Unknown:
+		res.Bounds = bounds + "any call depth"
+	}
+	return res, nil
+}
+
+// summaryName names the summary engine on a sequentialization.
+func summaryName(solverName, method string) string {
+	if method == "" {
+		return summaryEngine(solverName)
+	}
+	return summaryEngine(solverName) + ", " + seqWords(method)
+}

@@ -1,0 +1,201 @@
+package encode
+
+import (
+	"fmt"
+
+	"bmc/chc"
+	"bmc/ir"
+	"bmc/result"
+	"bmc/ts"
+)
+
+// Steps reads a derivation of a query as the program steps it executes
+// (for the explicit interpreter to replay) and the largest number of
+// frames the thread's stack holds on the way. The steps of an
+// activation come from the chain of block clauses back to its entry;
+// a call that returned is its summary's derivation, walked in place; the
+// calling context of the violating activation is the derivation of its
+// call atom.
+func (h *Horn) Steps(d *chc.Derivation) ([]result.ReplayStep, int, error) {
+	w := &hornWalk{h: h, depth: 1, most: 1}
+	if k := h.kinds[d.Clause]; k == nil || k.kind != hornQuery {
+		return nil, 0, fmt.Errorf("witness: the derivation does not end in a violation")
+	}
+	if err := w.activation(d.Body[0], true); err != nil {
+		return nil, 0, err
+	}
+	if err := w.block(d, true); err != nil {
+		return nil, 0, err
+	}
+	return w.out, w.most, nil
+}
+
+type hornWalk struct {
+	h           *Horn
+	out         []result.ReplayStep
+	depth, most int
+}
+
+// activation walks the steps of the activation whose cut point atom d
+// derives, up to that point; with context, the steps before the
+// activation's call too.
+func (w *hornWalk) activation(d *chc.Derivation, context bool) error {
+	// The chain of blocks back to the entry, walked from there.
+	var chain []*chc.Derivation
+	for {
+		k := w.h.kinds[d.Clause]
+		if k == nil {
+			return fmt.Errorf("witness: clause %s is not the program's", d.Clause.Name)
+		}
+		if k.kind == hornStart {
+			break
+		}
+		if k.kind == hornEnter {
+			if context {
+				if err := w.callContext(d.Body[0]); err != nil {
+					return err
+				}
+			}
+			break
+		}
+		chain = append(chain, d)
+		d = d.Body[0]
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		n := chain[i]
+		if err := w.block(n, false); err != nil {
+			return err
+		}
+		if k := w.h.kinds[n.Clause]; k.kind == hornReturn {
+			w.enter()
+			if err := w.summary(n.Body[1]); err != nil {
+				return err
+			}
+			w.depth--
+			// The return's step arrives in the caller's frame.
+			last := &w.out[len(w.out)-1]
+			last.Globals = w.globals(n.Values, k.region.proc, k.shared)
+			last.Locals = values(n.Values, k.locals)
+		}
+	}
+	return nil
+}
+
+func (w *hornWalk) enter() {
+	w.depth++
+	w.most = max(w.most, w.depth)
+}
+
+// callContext walks the steps up to and including a call (d derives
+// its call atom); the callee's frame is then on top.
+func (w *hornWalk) callContext(d *chc.Derivation) error {
+	if k := w.h.kinds[d.Clause]; k == nil || k.kind != hornCall {
+		return fmt.Errorf("witness: a call atom derived by clause %s", d.Clause.Name)
+	}
+	if err := w.activation(d.Body[0], true); err != nil {
+		return err
+	}
+	if err := w.block(d, false); err != nil {
+		return err
+	}
+	w.enter()
+	return nil
+}
+
+// summary walks the steps of a call that returns (d derives its
+// summary atom), the return included.
+func (w *hornWalk) summary(d *chc.Derivation) error {
+	if k := w.h.kinds[d.Clause]; k == nil || k.kind != hornSummary {
+		return fmt.Errorf("witness: a summary atom derived by clause %s", d.Clause.Name)
+	}
+	if err := w.activation(d.Body[0], false); err != nil {
+		return err
+	}
+	return w.block(d, false)
+}
+
+// block walks the steps of d's block from its cut point: at each node
+// the edge its choice selects, until the block leaves the region (a cut
+// point, a call, a return) or, with violation, until the violation.
+func (w *hornWalk) block(d *chc.Derivation, violation bool) error {
+	k := w.h.kinds[d.Clause]
+	r, vals := k.region, d.Values
+	n := r.root
+	for steps := 0; ; steps++ {
+		if violation && r.proc.Nodes[n].Error {
+			return nil
+		}
+		if steps > len(r.order) {
+			return fmt.Errorf("witness: the block from %s does not end", r.proc.Nodes[r.root].Pos)
+		}
+		var e *ir.Edge
+		for _, x := range r.proc.Nodes[n].Out {
+			if ts.Value(vals, r.sel[x]) {
+				e = x
+				break
+			}
+		}
+		if e == nil {
+			return fmt.Errorf("witness: no step is chosen at %s", r.proc.Nodes[n].Pos)
+		}
+		st := result.ReplayStep{Edge: e}
+		taken := ts.Value(vals, r.taken[e])
+		if !taken {
+			if !violation {
+				return fmt.Errorf("witness: the step at %s cannot be taken", e.Pos)
+			}
+			w.out = append(w.out, st) // the violating step
+			return nil
+		}
+		if after, ok := r.after[e]; ok {
+			st.Globals = w.globals(vals, r.proc, after.globals)
+			if inFrame(e) && !(r.proc == w.h.prog.Init && e.To == w.h.prog.InitStop) {
+				st.Locals = values(vals, after.locals)
+			}
+		}
+		w.out = append(w.out, st)
+		if !inFrame(e) {
+			if e.Kind == ir.Call {
+				st := &w.out[len(w.out)-1]
+				st.Locals = nil // the callee's frame
+			}
+			if e.Kind == ir.Return {
+				w.out[len(w.out)-1].Locals = nil
+			}
+			return nil
+		}
+		if w.h.cuts[r.proc][e.To] {
+			if violation && r.proc.Nodes[e.To].Error {
+				return nil
+			}
+			if violation {
+				return fmt.Errorf("witness: the block from %s leaves without a violation", r.proc.Nodes[r.root].Pos)
+			}
+			return nil
+		}
+		n = e.To
+	}
+}
+
+func values(vals []bool, ls []ts.Lit) []ir.Value {
+	out := make([]ir.Value, len(ls))
+	for i, l := range ls {
+		out[i] = ir.False
+		if ts.Value(vals, l) {
+			out[i] = ir.True
+		}
+	}
+	return out
+}
+
+// globals are the values of the globals among shared (globals first)
+// that pr's predicates track; the others are unknown.
+func (w *hornWalk) globals(vals []bool, pr *ir.Proc, shared []ts.Lit) []ir.Value {
+	out := values(vals, shared[:len(w.h.prog.Globals)])
+	for i := range out {
+		if !w.h.ref[pr][i] {
+			out[i] = ir.Unknown
+		}
+	}
+	return out
+}
