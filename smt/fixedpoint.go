@@ -222,17 +222,6 @@ func (s *Spacer) Close() {
 	s.c.Close()
 }
 
-// Context is the Z3 context underneath.
-func (s *Spacer) Context() *Context { return s.c }
-
-// Term is the Z3 term of a; the zero Term if a is not a Lit of s.
-func (s *Spacer) Term(a solver.Lit) Term {
-	if !s.valid(a) {
-		return Term{}
-	}
-	return s.nodes[a].t
-}
-
 // Err is why the last Query returned Unknown: a misuse before it (see
 // Spacer), the context's error, a Z3 error or Z3's reason for giving up.
 // It is nil after Sat or Unsat.
@@ -645,25 +634,6 @@ func (s *Spacer) answer(op string, want solver.Status) (C.Z3_ast, error) {
 		return nil, fmt.Errorf("smt: fixedpoint: %s: Z3 gave no answer", op)
 	}
 	return a, nil
-}
-
-// Answer is Z3's answer to the last Query (Z3_fixedpoint_get_answer): a
-// proof after Sat, a formula defining the relations after Unsat. It is
-// for debugging.
-func (s *Spacer) Answer() (Term, error) {
-	want := solver.Unsat
-	if s.status == solver.Sat {
-		want = solver.Sat
-	}
-	var a C.Z3_ast
-	var aerr error
-	if err := Catch(func() { a, aerr = s.answer("Answer", want) }); err != nil {
-		return Term{}, err
-	}
-	if aerr != nil {
-		return Term{}, aerr
-	}
-	return Term{s.c, a}, nil
 }
 
 // ---------------------------------------------------------------- reading Z3's terms

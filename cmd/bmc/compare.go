@@ -35,15 +35,16 @@ func newCompare(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Check a program with every engine, and with Moped, and compare the verdicts",
 		Long: `Check the program within K round-robin rounds (-k) or N context switches
 (--switches) with each engine that can: the explicit engine, BMC on the
-eager and the lazy sequentialization with gini and (when built) Z3, and
-Moped 1.0.15 on our eager and lazy sequential programs printed for it
+eager and the lazy sequentialization with gini and (when built) Z3, the
+summary engine on the eager one with each solver, and Moped 1.0.15 on
+our eager and lazy sequential programs printed for it
 (bmc seq --for moped), when it is on the PATH or named by --moped. The
 runs go one after the other, each under --timeout; one table shows each
 engine's verdict and time. A one-thread program needs no bound: one
 context covers every execution.
 
-Moped has no call depth bound: it may decide a program on which our
-engines stop at --depth.
+Moped and the summary engine have no call depth bound: they may decide
+a program on which the other engines stop at --depth.
 
 Exit status: 0 every decided verdict agrees (at least one decided), 4 two
 decided verdicts disagree or a run failed (both answers are shown: a bug
