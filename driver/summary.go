@@ -36,29 +36,22 @@ func summaryEngine(solverName string) string { return "summaries+" + solverName 
 // needs; an interpretation is re-checked clause by clause on a fresh
 // gini solver. Either failing is an internal error, never a verdict.
 func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Result, error) {
-	res, _, err := summariesDepth(ctx, p, o)
-	return res, err
-}
-
-// summariesDepth is summaries, with the frames the counterexample needs.
-func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Result, int, error) {
 	start := time.Now()
 	res := &result.Result{Engine: summaryEngine(o.Solver)}
 	h, err := encode.NewHorn(ctx, p)
 	if err != nil {
 		if ctx.Err() != nil {
-			return stoppedSummary(ctx, res), 0, nil
+			return stoppedSummary(ctx, res), nil
 		}
-		return nil, 0, err
+		return nil, err
 	}
 	sys := h.System
 	var out *engine.HornResult
-	depth := 0
 	switch o.Solver {
 	case "z3":
 		fp, err := smt.NewFixedpoint()
 		if err != nil {
-			return nil, 0, &UsageError{err.Error()}
+			return nil, &UsageError{err.Error()}
 		}
 		out = engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
 		fp.Close()
@@ -72,12 +65,11 @@ func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*resu
 	switch out.Status {
 	case solver.Sat:
 		if err := sys.CheckDerivation(out.Derivation); err != nil {
-			return nil, 0, fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
+			return nil, fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
 		}
-		var steps []result.ReplayStep
-		steps, depth, err = h.Steps(out.Derivation)
+		steps, depth, err := h.Steps(out.Derivation)
 		if err != nil {
-			return nil, 0, fmt.Errorf("internal error: %v", err)
+			return nil, fmt.Errorf("internal error: %v", err)
 		}
 		replay := o.Replay
 		if replay == nil {
@@ -89,7 +81,7 @@ func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*resu
 		}
 		tr, err := replay(steps, depth)
 		if err != nil {
-			return nil, 0, fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
+			return nil, fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
 		}
 		res.Verdict, res.Trace = result.Unsafe, tr
 		res.Bounds = "any call depth"
@@ -99,9 +91,9 @@ func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*resu
 		check.Close()
 		if err != nil {
 			if ctx.Err() != nil {
-				return stoppedSummary(ctx, res), 0, nil
+				return stoppedSummary(ctx, res), nil
 			}
-			return nil, 0, fmt.Errorf("internal error: %s: %v", res.Engine, err)
+			return nil, fmt.Errorf("internal error: %s: %v", res.Engine, err)
 		}
 		res.Verdict = result.Safe
 		res.Bounds = "any call depth"
@@ -111,13 +103,13 @@ func summariesDepth(ctx context.Context, p *ir.Program, o summaryOptions) (*resu
 		res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
 	default:
 		if ctx.Err() != nil {
-			return stoppedSummary(ctx, res), 0, nil
+			return stoppedSummary(ctx, res), nil
 		}
 		res.Verdict = result.Unknown
 		res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%s)", out.Reason)}
 	}
 	res.Elapsed = time.Since(start)
-	return res, depth, nil
+	return res, nil
 }
 
 func stoppedSummary(ctx context.Context, res *result.Result) *result.Result {

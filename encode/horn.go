@@ -83,7 +83,6 @@ type hornClause struct {
 type region struct {
 	proc  *ir.Proc
 	root  int
-	args  []ts.Lit           // the root's atom: entry values, shared state, locals
 	order []int              // its nodes, root first, in topological order
 	in    map[int][]*ir.Edge // the edges into each node but the root
 	reach map[int]ts.Lit
@@ -350,7 +349,6 @@ func (h *Horn) blocks(pr *ir.Proc, c int) {
 		root = h.split(root, input(h.nshared, "shared"))
 	}
 	body := []chc.Atom{*h.atom(pr, c, entry, root)}
-	r.args = body[0].Args
 	r.order, r.in = h.regionOrder(pr, c)
 	r.reach[c], r.state[c] = ts.True, root
 	if pr.Nodes[c].Error {
