@@ -66,4 +66,9 @@ func TestDifferentialSummaries(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: %v", counts)
+	for _, name := range solvers {
+		if counts[name+" safe"] == 0 || counts[name+" unsafe"] == 0 {
+			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
+		}
+	}
 }
