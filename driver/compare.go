@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"bmc/internal/halt"
@@ -25,7 +27,10 @@ type CompareOptions struct {
 	// Timeout limits each run (0: none).
 	Timeout time.Duration
 	// Moped is the Moped executable; "" leaves Moped out.
-	Moped    string
+	Moped string
+	// Engines keeps only the runs whose names begin with one of these
+	// ("summaries", "moped lazy"); empty keeps all.
+	Engines  []string
 	Progress io.Writer // one line a finished run; nil: quiet
 }
 
@@ -91,6 +96,24 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 		for _, method := range []string{"eager", "lazy"} {
 			jobs = append(jobs, job{"moped " + method, func(ctx context.Context) Run { return runMoped(ctx, p, o, method) }})
 		}
+	}
+	if len(o.Engines) > 0 {
+		var kept []job
+		for _, j := range jobs {
+			if slices.ContainsFunc(o.Engines, func(e string) bool { return strings.HasPrefix(j.engine, e) }) {
+				kept = append(kept, j)
+			}
+		}
+		for _, e := range o.Engines {
+			if !slices.ContainsFunc(jobs, func(j job) bool { return strings.HasPrefix(j.engine, e) }) {
+				var names []string
+				for _, j := range jobs {
+					names = append(names, j.engine)
+				}
+				return nil, &UsageError{fmt.Sprintf("--engines: no run is named %q (the runs here: %s)", e, strings.Join(names, ", "))}
+			}
+		}
+		jobs = kept
 	}
 	var runs []Run
 	for _, j := range jobs {

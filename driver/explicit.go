@@ -11,11 +11,32 @@ import (
 
 // checkExplicit runs the explicit engine.
 func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	c, err := explicit.New(p, o.Bounds.explicitOptions())
-	if err != nil {
+	if _, err := explicit.New(p, o.Bounds.explicitOptions()); err != nil {
 		return nil, &UsageError{err.Error()}
 	}
-	return c.Run(ctx), nil
+	return deepened(ctx, o, func(o Options) *result.Result {
+		c, _ := explicit.New(p, o.Bounds.explicitOptions())
+		return c.Run(ctx)
+	}), nil
+}
+
+// maxDeepenedDepth is the deepest call depth deepened tries.
+const maxDeepenedDepth = 64
+
+// deepened runs an explicit search, and, when the user stated no call
+// depth (the question is about every depth) and only the depth bound cut
+// it short, runs it again with twice the depth, up to maxDeepenedDepth:
+// a violation or livelock whose stack grows beyond the default depth
+// (a keyframe lasso with a deep stem) is found, and a search in which no
+// execution reaches the doubled depth holds at every depth.
+func deepened(ctx context.Context, o Options, search func(Options) *result.Result) *result.Result {
+	res := search(o)
+	for !o.DepthStated && o.Bounds.Depth < maxDeepenedDepth && ctx.Err() == nil &&
+		res.Verdict == result.Unknown && len(res.Limits) == 1 && res.DepthHit() {
+		o.Bounds.Depth = min(2*o.Bounds.Depth, maxDeepenedDepth)
+		res = search(o)
+	}
+	return res
 }
 
 // exhaustive is the explicit engine as a proof engine (bmc prove): a
@@ -33,5 +54,7 @@ func exhaustive(ctx context.Context, p *ir.Program, o Options) (*result.Result, 
 
 // lassoExplicit is the explicit livelock search.
 func lassoExplicit(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound) *result.Result {
-	return explicit.LassoSearch(ctx, p, lb, o.Bounds.explicitOptions())
+	return deepened(ctx, o, func(o Options) *result.Result {
+		return explicit.LassoSearch(ctx, p, lb, o.Bounds.explicitOptions())
+	})
 }

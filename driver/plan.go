@@ -275,7 +275,7 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 // sequentialization (or the one --seq names).
 func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
 	pinned := pin.engine == "summaries"
-	if !pinned && (pin.engine != "" || pin.seq != "" || !recursive(p)) {
+	if !pinned && (pin.engine != "" || pin.seq != "" || !p.Recursive()) {
 		return nil
 	}
 	method := ""
@@ -371,7 +371,7 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	// A recursive program is proved at every call depth by its summaries;
 	// the other engines prove within the depth, so with a certificate,
 	// which they could not give for every depth, the summaries alone.
-	if pin.method == "summaries" || pin.method == "" && pin.seq != "direct" && recursive(p) && (sequential || bounded) {
+	if pin.method == "summaries" || pin.method == "" && pin.seq != "direct" && p.Recursive() && (sequential || bounded) {
 		if err := pl.summaries(p, o, pins{engine: "summaries", seq: pin.seq}, sequential, bounded); err != nil {
 			return err
 		}

@@ -128,24 +128,6 @@ func summariesOf(sys *chc.System, in *chc.Interpretation) []string {
 	return out
 }
 
-// recursive reports whether a thread of p (or init) can recurse: its
-// executions have stacks of any height.
-func recursive(p *ir.Program) bool {
-	starts := []*ir.Proc{}
-	for _, t := range p.Threads {
-		starts = append(starts, t.Proc)
-	}
-	if p.Init != nil {
-		starts = append(starts, p.Init)
-	}
-	for _, pr := range starts {
-		if ir.CallDepth(pr) < 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // checkSummaries checks p at every call depth by the summary engine: a
 // one-thread program's own clauses (method ""), a concurrent one's within
 // the rounds or switches of o through the sequentialization named method

@@ -196,7 +196,7 @@ func (l *lasso) finish(d *direct, legal, ok0 ts.Lit) {
 	}
 	same := ts.True
 	var kf *keyframes
-	if recursive(d.prog) {
+	if d.prog.Recursive() {
 		kf = newKeyframes(d, start, copies)
 		same = kf.noLower
 	}
@@ -291,18 +291,6 @@ func (l *lasso) configuration(d *direct) []cell {
 
 // inUse is the condition that the frame whose pc bits are pc is in use.
 func inUse(d *direct, pc []ts.Lit) ts.Lit { return d.bitsEq(pc, constBits(pcEmpty, len(pc))).Not() }
-
-// recursive reports whether a thread of p can call a function that is
-// still active on its stack: only then can a stack be deeper at the
-// loop's end with the same frames on top.
-func recursive(p *ir.Program) bool {
-	for _, t := range p.Threads {
-		if ir.CallDepth(t.Proc) < 0 {
-			return true
-		}
-	}
-	return false
-}
 
 // keyframes is what a recursive program's loop compares of the stacks
 // (see above).

@@ -215,7 +215,19 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 	if len(res.Limits) > 0 {
 		res.Verdict = result.Unknown
 	}
+	c.anyDepth(res)
 	return res
+}
+
+// anyDepth marks a safe verdict on a recursive program as holding at
+// every call depth when no execution within the bounds reached the depth
+// bound: a larger bound would explore the same executions.
+func (c *Checker) anyDepth(res *result.Result) {
+	if res.Verdict != result.Safe || c.depthHit || !c.prog.Recursive() {
+		return
+	}
+	res.AnyDepth = true
+	res.Bounds = strings.Replace(res.Bounds, fmt.Sprintf("call depth %d", c.opts.Depth), fmt.Sprintf("any call depth (no execution reaches depth %d)", c.opts.Depth), 1)
 }
 
 // boundsHit are the limits for the call depth and thread bounds the

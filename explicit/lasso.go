@@ -86,6 +86,7 @@ func searchLasso(ctx context.Context, p *ir.Program, b result.LassoBound, opts O
 	if len(res.Limits) > 0 {
 		res.Verdict = result.Unknown
 	}
+	c.anyDepth(res)
 	return res, nil
 }
 

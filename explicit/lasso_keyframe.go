@@ -37,7 +37,7 @@ type loopDips struct {
 
 // newLoopDips tracks dips from start, when p recurses.
 func newLoopDips(p *ir.Program, start *state) loopDips {
-	if !recursive(p) {
+	if !p.Recursive() {
 		return loopDips{}
 	}
 	var d loopDips
@@ -45,12 +45,6 @@ func newLoopDips(p *ir.Program, start *state) loopDips {
 		d.heights = append(d.heights, len(start.threads[i].frames))
 	}
 	return d
-}
-
-// recursive reports whether a thread of p can call a function that is
-// still active on its stack.
-func recursive(p *ir.Program) bool {
-	return slices.ContainsFunc(p.Threads, func(t ir.ThreadSpec) bool { return ir.CallDepth(t.Proc) < 0 })
 }
 
 func (d loopDips) size() int { return 4 * len(d.heights) }

@@ -261,6 +261,20 @@ func topoOrder(pr *Proc, keep func(from, to int) bool) ([]int, error) {
 	return post, nil
 }
 
+// Recursive reports whether a thread of p (or init) can recurse: its
+// executions have stacks of any height.
+func (p *Program) Recursive() bool {
+	if p.Init != nil && CallDepth(p.Init) < 0 {
+		return true
+	}
+	for _, t := range p.Threads {
+		if CallDepth(t.Proc) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // CallDepth is the largest number of frames a thread starting in entry can
 // have on its stack, or -1 when a recursive procedure is reachable.
 func CallDepth(entry *Proc) int {

@@ -23,7 +23,15 @@ func (r *Result) WriteText(w io.Writer, file string) {
 				fmt.Fprintf(w, "%s: no livelock: proved: none within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
 				break
 			}
+			if r.AnyDepth {
+				fmt.Fprintf(w, "%s: no livelock at any call depth: none within %s (%s)\n", file, r.Bounds, stats)
+				break
+			}
 			fmt.Fprintf(w, "%s: no livelock within %s (%s)\n", file, r.Bounds, stats)
+			break
+		}
+		if r.AnyDepth && r.Proof == "" {
+			fmt.Fprintf(w, "%s: safe at any call depth: no violation within %s (%s)\n", file, r.Bounds, stats)
 			break
 		}
 		if r.AnyDepth {

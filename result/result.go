@@ -43,7 +43,8 @@ type Result struct {
 	// a livelock (Trace.Livelock), Safe that none exists within Bounds.
 	Lasso bool
 	// AnyDepth says, for Safe, that the verdict holds at every call
-	// depth (a summary engine's proof), not only within Bounds' depth.
+	// depth, not only within a depth bound: a summary engine's proof, or
+	// a complete search in which no execution reached the depth bound.
 	AnyDepth bool
 	Stats    string // what the engine did, for people ("1234 states")
 	Elapsed  time.Duration

@@ -2,7 +2,8 @@
 # bench-moped.sh: the table of docs/BENCHMARKS.md "Moped beside our engines":
 # `bmc compare` on the concurrent examples (the mutual-exclusion protocols
 # among them) at 2 and 3 round-robin rounds: the explicit engine, BMC on the
-# eager and lazy sequentializations with gini and Z3, and Moped 1.0.15 on our
+# eager and lazy sequentializations with gini and Z3, the summary engine on
+# the eager one with gini and Z3 (every call depth), and Moped 1.0.15 on our
 # eager and lazy sequential programs (bmc seq --for moped). Moped is run only
 # when it is installed (on the PATH, or named by MOPED); otherwise its
 # columns say so. Its build is described in docs/USAGE.md, "Comparing with
@@ -16,13 +17,15 @@
 #   bmc compare --json --quiet -k K --timeout T [--threads ...] prog
 # whose runs go one after the other. Cells: "0.12 s safe", "0.40 s VIOL"
 # (a violation), ">60 s" (the timeout), "unknown (reason)", "error".
-# Worst case with the defaults: 17 rows x 2 bounds x 7 runs x 60 s, about
-# 4 hours; most runs end in seconds (see docs/BENCHMARKS.md).
+# Worst case with the defaults: 18 rows x 2 bounds x 9 runs x 60 s, about
+# 5 hours; most runs end in seconds (see docs/BENCHMARKS.md).
 #
 # Options (environment variables; defaults in brackets):
 #   BENCH_ROUNDS    round bounds [2 3]
 #   BENCH_TIMEOUT   per run, as bmc's --timeout [60s]
 #   BENCH_ONLY      a pattern: only rows whose program matches [all]
+#   BENCH_ENGINES   only these runs, as bmc compare --engines, e.g.
+#                   summaries,moped [all]; the others' cells say "not run"
 #   BMC             bmc binary [bin/bmc]
 #   MOPED           Moped executable [moped on the PATH]
 #   BENCH_JSON      [/tmp/bench-moped.json]
@@ -39,6 +42,9 @@ json=${BENCH_JSON:-/tmp/bench-moped.json}
 moped_flag=()
 if [ -n "${MOPED:-}" ]; then
   moped_flag=(--moped "$MOPED")
+fi
+if [ -n "${BENCH_ENGINES:-}" ]; then
+  moped_flag+=(--engines "$BENCH_ENGINES")
 fi
 command -v python3 >/dev/null || { echo "bench-moped.sh: needs python3 to read bmc's JSON" >&2; exit 2; }
 
@@ -68,7 +74,7 @@ py=$(mktemp)
 trap 'rm -f "$py"' EXIT
 cat > "$py" <<'PY'
 import json, sys
-label, k, timeout = sys.argv[1], sys.argv[2], sys.argv[3]
+label, k, timeout, only = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 doc = json.load(sys.stdin)
 if "runs" not in doc:
     print(f"| {label} | {k} | error: {doc['errors'][0]['message']} |")
@@ -77,6 +83,8 @@ cells = {r["engine"]: r for r in doc["runs"]}
 def cell(name):
     r = cells.get(name)
     if r is None:
+        if only and not any(name.startswith(e) for e in only.split(",")):
+            return "not run"
         return "not installed" if name.startswith("moped") else "n/a"
     v, s, d = r["verdict"], r["seconds"], r.get("detail", "")
     if v == "unsafe":
@@ -88,13 +96,13 @@ def cell(name):
     if v == "unknown":
         return f"{s:.2f} s unknown ({d.split(' (')[0]})"
     return "error"
-names = ["explicit", "bmc eager gini", "bmc lazy gini", "bmc eager z3", "bmc lazy z3", "moped eager", "moped lazy"]
+names = ["explicit", "bmc eager gini", "bmc lazy gini", "bmc eager z3", "bmc lazy z3", "summaries eager gini", "summaries eager z3", "moped eager", "moped lazy"]
 print(f"| {label} | {k} | " + " | ".join(cell(n) for n in names) + f" | {doc['verdict']} |")
 PY
 
 : > "$json"
-echo "| program | rounds | explicit | bmc eager gini | bmc lazy gini | bmc eager z3 | bmc lazy z3 | Moped eager | Moped lazy | agree |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| program | rounds | explicit | bmc eager gini | bmc lazy gini | bmc eager z3 | bmc lazy z3 | summaries gini | summaries z3 | Moped eager | Moped lazy | agree |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
   read -r prog threads <<<"$row"
   case "$prog" in *$only*) ;; *) continue ;; esac
@@ -108,6 +116,6 @@ for row in "${rows[@]}"; do
     echo "bench-moped: $label -k $k" >&2
     out=$("$bmc" "${args[@]}" "examples/$prog" || true)
     printf '%s\n' "$out" >> "$json"
-    printf '%s' "$out" | python3 "$py" "$label" "$k" "$timeout" || echo "| $label | $k | (no answer) |"
+    printf '%s' "$out" | python3 "$py" "$label" "$k" "$timeout" "${BENCH_ENGINES:-}" || echo "| $label | $k | (no answer) |"
   done
 done

@@ -25,6 +25,7 @@ type compareFlags struct {
 	timeout          time.Duration
 	maxMemory        byteSize
 	moped            string
+	engines          []string
 	json, quiet      bool
 }
 
@@ -68,6 +69,7 @@ one JSON document on standard output.`,
 	fl.Var(&f.maxMemory, "max-memory", "end bmc's runs (unknown) when bmc grows beyond `SIZE`, and refuse (exit 2) what cannot fit (Moped's memory is its own); 0 means no limit")
 	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", driver.FormatBytes(int64(f.maxMemory)))
 	fl.StringVar(&f.moped, "moped", "", "the Moped executable (default: moped on the PATH, left out when there is none)")
+	fl.StringSliceVar(&f.engines, "engines", nil, "only the runs whose names begin with one of these, e.g. summaries,moped (default: all)")
 	fl.BoolVar(&f.json, "json", false, "print the comparison, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	return cmd
@@ -126,7 +128,7 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 	}
 	ex := driver.DefaultBounds()
 	ex.Depth, ex.MaxStates = f.depth, f.maxStates
-	co := driver.CompareOptions{Bound: bd, Bounds: ex, Timeout: f.timeout, Moped: exe}
+	co := driver.CompareOptions{Bound: bd, Bounds: ex, Timeout: f.timeout, Moped: exe, Engines: f.engines}
 	if !f.quiet {
 		co.Progress = stderr
 		for _, n := range notes {

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"bmc/driver"
+	"bmc/smt"
 )
 
 // compareDoc is the JSON answer of bmc compare.
@@ -82,6 +84,26 @@ func TestCompareWithoutMoped(t *testing.T) {
 	}
 }
 
+// TestCompareEngines: --engines keeps the runs whose names begin with
+// one of its words, and only those.
+func TestCompareEngines(t *testing.T) {
+	code, doc, stderr := runCompareJSON(t, "--engines", "explicit,bmc eager", "--switches", "1", "../../examples/spin_flip.bpl")
+	if code != exitSafe || doc.Verdict != "unsafe" {
+		t.Fatalf("exit %d, %+v\n%s", code, doc, stderr)
+	}
+	var got []string
+	for _, r := range doc.Runs {
+		got = append(got, r.Engine)
+	}
+	want := []string{"explicit", "bmc eager gini"}
+	if smt.Available {
+		want = append(want, "bmc eager z3")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("runs %v, want %v", got, want)
+	}
+}
+
 // TestCompareUsage: bad flags and programs give exit 2 with a message,
 // in JSON as well.
 func TestCompareUsage(t *testing.T) {
@@ -98,6 +120,7 @@ func TestCompareUsage(t *testing.T) {
 		{[]string{"--threads", "nosuch=1", "-k", "1", "../../examples/peterson.bpl"}, "nosuch"},
 		{[]string{"-k", "1", "--bogus", "../../examples/peterson.bpl"}, "unknown flag"},
 		{[]string{"-k", "1", "../../examples/nosuch.bpl"}, "no such file"},
+		{[]string{"--engines", "explicit,nosuch", "-k", "1", "../../examples/peterson.bpl"}, `--engines: no run is named "nosuch"`},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
