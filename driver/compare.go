@@ -47,8 +47,9 @@ func (r Run) Decided() bool { return r.Verdict == "safe" || r.Verdict == "unsafe
 
 // Compare checks p within o.Bound with each of our engines that can:
 // the explicit engine, BMC on the eager and lazy sequentializations with
-// gini and (when built) Z3, the summary engine on the eager one with each
-// solver (every call depth), and Moped on our eager and lazy sequential
+// gini and (when built) Z3, the summary engine (on the context encoding
+// within rounds, else the eager sequentialization) with each solver
+// (every call depth), and Moped on our eager and lazy sequential
 // programs printed for it, one after the other, each under o.Timeout.
 // Every run's verdict comes from its own algorithm; Compare only
 // collects them. Moped has no call depth bound, so it can decide a
@@ -89,8 +90,9 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", method, solver), "bmc", method, solver))
 		}
 	}
+	method := summaryMethod(p, o.Bound)
 	for _, solver := range solvers {
-		jobs = append(jobs, ours("summaries eager "+solver, "summaries", "eager", solver))
+		jobs = append(jobs, ours("summaries "+method+" "+solver, "summaries", method, solver))
 	}
 	if o.Moped != "" {
 		for _, method := range []string{"eager", "lazy"} {

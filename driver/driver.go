@@ -21,7 +21,7 @@ import (
 var (
 	Engines = []string{"auto", "bmc", "explicit", "summaries"}
 	Solvers = []string{"gini", "z3"}
-	Seqs    = []string{"auto", "eager", "lazy", "direct"}
+	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts"}
 )
 
 // Largest bounds accepted: the sequentializations grow with the number of
@@ -36,7 +36,7 @@ const (
 type Options struct {
 	Engine string // check: auto, bmc or explicit
 	Solver string
-	Seq    string // concurrent programs on the bmc engine: auto, eager, lazy or direct
+	Seq    string // concurrent programs: auto, eager, lazy or direct (bmc engine), contexts (summary engine)
 	// MaxSteps bounds the bmc engine's unrolling of a program with loops
 	// or recursion. A search it cuts short is "safe within MaxSteps steps"
 	// only when the user stated the bound (StepsStated); otherwise the

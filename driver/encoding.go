@@ -68,13 +68,17 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 		frames, _ := stackFrames(sp.Seq, []*ir.Proc{sp.Seq.Threads[0].Proc}, b.Depth+1)
 		return encode.Sequential(ctx, sp.Seq, encode.Options{Depth: frames})
 	}
+	if method == "contexts" {
+		return nil, &UsageError{"--seq contexts is the summary engine's encoding: it is written by --chc, not as a transition system"}
+	}
 	return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
 }
 
 // EncodeHorn is the clause system the summary engine decides for p
 // (bmc export --chc): a one-thread program's own, a concurrent one's
-// within the rounds or switches of b through the sequentialization
-// named method (auto: eager).
+// within the rounds or switches of b by the encoding named method (the
+// context encoding, or the eager or lazy sequentialization; auto: the
+// plan's, summaryMethod).
 func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*chc.System, error) {
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
 		if m := pinsOf(Options{Seq: method}).seq; m != "" {
@@ -89,13 +93,22 @@ func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*c
 	bd, bounded := contextBound(b)
 	m := pinsOf(Options{Seq: method}).seq
 	switch {
-	case m == "":
-		m = "eager"
-	case m == "direct":
-		return nil, &UsageError{"--chc takes the eager or lazy sequentialization, not --seq direct"}
-	}
-	if !bounded {
+	case !bounded:
 		return nil, &UsageError{"--chc needs a bound for a concurrent program: -k K or --switches N"}
+	case m == "":
+		m = summaryMethod(p, bd)
+	case m == "direct":
+		return nil, &UsageError{"--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
+	}
+	if m == "contexts" {
+		h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
+		if err != nil {
+			if ctx.Err() == nil {
+				err = &UsageError{err.Error()}
+			}
+			return nil, err
+		}
+		return h.System, nil
 	}
 	if err := concurrentFits(ctx, p, m, bd, b.Depth); err != nil {
 		return nil, &UsageError{err.Error()}

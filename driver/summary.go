@@ -25,6 +25,15 @@ type summaryOptions struct {
 	// Proved, when not nil, receives the clauses and the re-checked
 	// summaries of a proof.
 	Proved func(sys *chc.System, in *chc.Interpretation)
+	// Clauses encodes the question; nil: p's own clauses (encode.Horn).
+	Clauses func(ctx context.Context) (*hornClauses, error)
+}
+
+// hornClauses are a question as Horn clauses, and how a derivation of
+// a query reads as program steps (with the frames they need).
+type hornClauses struct {
+	sys   *chc.System
+	steps func(*chc.Derivation) ([]result.ReplayStep, int, error)
 }
 
 // summaryEngine is the engine's name in results and plans.
@@ -38,14 +47,24 @@ func summaryEngine(solverName string) string { return "summaries+" + solverName 
 func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Result, error) {
 	start := time.Now()
 	res := &result.Result{Engine: summaryEngine(o.Solver)}
-	h, err := encode.NewHorn(ctx, p)
+	encoding := o.Clauses
+	if encoding == nil {
+		encoding = func(ctx context.Context) (*hornClauses, error) {
+			h, err := encode.NewHorn(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			return &hornClauses{h.System, h.Steps}, nil
+		}
+	}
+	cl, err := encoding(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return stoppedSummary(ctx, res), nil
 		}
 		return nil, err
 	}
-	sys := h.System
+	sys := cl.sys
 	var out *engine.HornResult
 	switch o.Solver {
 	case "z3":
@@ -67,7 +86,7 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		if err := sys.CheckDerivation(out.Derivation); err != nil {
 			return nil, fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
 		}
-		steps, depth, err := h.Steps(out.Derivation)
+		steps, depth, err := cl.steps(out.Derivation)
 		if err != nil {
 			return nil, fmt.Errorf("internal error: %v", err)
 		}
@@ -137,7 +156,22 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 	target, bounds := p, ""
 	eo := explicit.DefaultOptions()
 	var interleave func([]result.ReplayStep) ([]result.ReplayStep, error)
-	if method != "" {
+	so := summaryOptions{Solver: o.Solver}
+	switch method {
+	case "contexts":
+		bd, _ := contextBound(o.Bounds)
+		bounds, eo = bd.String()+", ", within(o.Bounds, bd).explicitOptions()
+		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
+			h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
+			if err != nil {
+				if ctx.Err() == nil {
+					err = &UsageError{err.Error()}
+				}
+				return nil, err
+			}
+			return &hornClauses{h.System, h.Steps}, nil
+		}
+	case "eager", "lazy":
 		bd, _ := contextBound(o.Bounds)
 		sp, err := translation(method)(ctx, p, bd)
 		switch {
@@ -167,11 +201,15 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		eo.Depth = max(depth, o.Bounds.Depth)
 		return explicit.Replay(p, eo, steps)
 	}
-	so := summaryOptions{Solver: o.Solver, Replay: replay}
+	so.Replay = replay
 	if c := o.Proof.Certificate; c != nil {
 		so.Proved = func(sys *chc.System, in *chc.Interpretation) {
 			c.Summaries = summariesOf(sys, in)
-			if method != "" {
+			switch method {
+			case "":
+			case "contexts":
+				c.Notes = append(c.Notes, "the predicates are those of the context encoding (bmc export --chc --seq contexts prints its clauses)")
+			default:
 				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+method+" prints it)")
 			}
 		}

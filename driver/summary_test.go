@@ -72,3 +72,71 @@ func TestDifferentialSummaries(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferentialContexts checks the context encoding (--seq contexts)
+// on random concurrent programs (helpers, recursion, loops, atomic
+// sections, assume/assert; no locks, which it does not encode) within 1
+// to 3 rounds or 0 to 3 switches against the explicit search with 64 frames: a violation it
+// finds replays (checkSummaries checks that itself) and is the explicit
+// search's, and a program it proves safe has none.
+func TestDifferentialContexts(t *testing.T) {
+	programs := 200
+	if testing.Short() {
+		programs = 40
+	}
+	solvers := []string{"gini"}
+	if smt.Available {
+		solvers = append(solvers, "z3")
+	}
+	counts := map[string]int{}
+	for seed := int64(1); seed <= int64(programs); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Threads, cfg.Stmts, cfg.Locks = 2+int(seed%2), 4, 0
+		cfg.Recursive = seed%3 == 0
+		cfg.ShortLoops = seed%4 == 0
+		src := progen.Generate(seed, cfg)
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		// Rounds on two programs of three, switches on the third.
+		rounds, switches := 1+int(seed%3), -1
+		if seed%3 == 1 {
+			rounds, switches = 0, int(seed%4)
+		}
+		eo := explicit.DefaultOptions()
+		eo.Rounds, eo.Switches, eo.Depth, eo.MaxStates = rounds, switches, 64, 300_000
+		ck, _ := explicit.New(p, eo)
+		ex := ck.Run(context.Background())
+		for _, name := range solvers {
+			if name == "z3" && seed%3 != 0 {
+				continue // Z3's Spacer on a third of them: it is slower
+			}
+			o := Options{Solver: name, Bounds: DefaultBounds()}
+			o.Bounds.Rounds, o.Bounds.Switches = rounds, switches
+			res, err := checkSummaries(context.Background(), p, o, "contexts")
+			if err != nil {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %v\n%s", seed, name, rounds, switches, err, src)
+			}
+			fail := func(format string, args ...any) {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, fmt.Sprintf(format, args...),
+					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
+			}
+			switch {
+			case res.Verdict == result.Unknown:
+				fail("no verdict")
+			case res.Verdict == result.Safe && ex.Verdict == result.Unsafe:
+				fail("the context encoding proved safe a program with a violation")
+			case res.Verdict == result.Unsafe && ex.Verdict == result.Safe && !ex.Incomplete() && !ex.DepthHit():
+				fail("the context encoding found a violation the complete explicit search did not")
+			}
+			counts[name+" "+res.Verdict.String()]++
+		}
+	}
+	t.Logf("outcomes: %v", counts)
+	for _, name := range solvers {
+		if counts[name+" safe"] == 0 || counts[name+" unsafe"] == 0 {
+			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
+		}
+	}
+}

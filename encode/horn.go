@@ -79,27 +79,6 @@ type hornClause struct {
 	shared, locals []ts.Lit
 }
 
-// region is the DAG of the blocks from one cut point.
-type region struct {
-	proc  *ir.Proc
-	root  int
-	order []int              // its nodes, root first, in topological order
-	in    map[int][]*ir.Edge // the edges into each node but the root
-	reach map[int]ts.Lit
-	state map[int]hstate
-	sel   map[*ir.Edge]ts.Lit // attempted: the node is reached and its choice selects the edge
-	taken map[*ir.Edge]ts.Lit
-	after map[*ir.Edge]hstate // the running frame's state after the edge (a call: the caller's before it)
-	bad   ts.Lit
-}
-
-// hstate is the symbolic state of the running frame.
-type hstate struct {
-	globals, locks, locals []ts.Lit
-}
-
-func (st hstate) shared() []ts.Lit { return append(slices.Clone(st.globals), st.locks...) }
-
 // NewHorn builds the clauses of a one-thread program.
 func NewHorn(ctx context.Context, p *ir.Program) (h *Horn, err error) {
 	defer halt.Recover(&err)
@@ -330,106 +309,48 @@ func (h *Horn) arrive(pr *ir.Proc, c int, entry []ts.Lit, st hstate, cond ts.Lit
 // blocks adds the clauses of the blocks from cut point c of pr.
 func (h *Horn) blocks(pr *ir.Proc, c int) {
 	sys := h.System.AIG
-	r := &region{proc: pr, root: c, reach: map[int]ts.Lit{}, state: map[int]hstate{},
-		sel: map[*ir.Edge]ts.Lit{}, taken: map[*ir.Edge]ts.Lit{}, after: map[*ir.Edge]hstate{}, bad: ts.False}
-	var pool []ts.Lit
-	input := func(n int, what string) []ts.Lit {
-		out := make([]ts.Lit, n)
-		for i := range out {
-			out[i] = sys.NewInput(what)
-		}
-		return out
-	}
 	var entry []ts.Lit
-	root := hstate{locals: input(len(pr.Locals), "local")}
+	root := hstate{locals: inputs(sys, len(pr.Locals), "local")}
 	if h.entries[pr] {
-		entry = input(count(h.ref[pr])+pr.Params, "entry")
-		root = h.split(root, h.entryState(pr, entry, input(count(h.mod[pr]), "shared")))
+		entry = inputs(sys, count(h.ref[pr])+pr.Params, "entry")
+		root = h.split(root, h.entryState(pr, entry, inputs(sys, count(h.mod[pr]), "shared")))
 	} else {
-		root = h.split(root, input(h.nshared, "shared"))
+		root = h.split(root, inputs(sys, h.nshared, "shared"))
 	}
 	body := []chc.Atom{*h.atom(pr, c, entry, root)}
-	r.order, r.in = h.regionOrder(pr, c)
-	r.reach[c], r.state[c] = ts.True, root
-	if pr.Nodes[c].Error {
-		r.bad = ts.True
-	}
-	// Arrivals at the cut points this region reaches.
-	type arrival struct {
-		taken ts.Lit
-		st    hstate
-	}
-	exits := map[int][]arrival{}
-	var exitOrder []int
-	for _, n := range r.order {
-		if n != c {
-			var ins []arrival
-			for _, e := range r.in[n] {
-				ins = append(ins, arrival{r.taken[e], r.after[e]})
+	var pool []ts.Lit
+	r := newRegion(sys, pr, c, h.cuts[pr], root, func(st hstate) *env { return h.frameEnv(pr, st, &pool) })
+	r.walk(regionEdges{
+		call: func(e *ir.Edge, after hstate, args []ts.Lit, taken ts.Lit) {
+			h.callClauses(r, body, e, entry, after, args, taken)
+		},
+		ret: func(e *ir.Edge, after hstate, vals []ts.Lit, taken ts.Lit) {
+			switch {
+			case pr == h.prog.Init:
+				h.arrive(pr, -1, nil, after, taken, body, fmt.Sprintf("%s: init returns at %s", pr.Name, e.Pos),
+					&hornClause{kind: hornBlock, region: r})
+			case h.entries[pr]:
+				head := &chc.Atom{Pred: h.sum[pr], Args: append(append(slices.Clone(entry), pick(after.shared(), h.mod[pr])...), vals...)}
+				h.add(head, body, taken, fmt.Sprintf("%s returns at %s", pr.Name, e.Pos),
+					&hornClause{kind: hornSummary, region: r, edge: e})
 			}
-			var lits []ts.Lit
-			var sts []hstate
-			for _, a := range ins {
-				lits, sts = append(lits, a.taken), append(sts, a.st)
-			}
-			r.reach[n], r.state[n] = sys.Ors(lits...), h.join(lits, sts)
-		}
-		node := pr.Nodes[n]
-		choice := input(width(len(node.Out)), "choice")
-		for i, e := range node.Out {
-			sel := sys.And(r.reach[n], bitsIs(sys, choice, i))
-			r.sel[e] = sel
-			v := h.frameEnv(pr, r.state[n], &pool)
-			switch e.Kind {
-			case ir.Call:
-				args := v.callArgs(e)
-				taken := sys.And(sel, v.feas)
-				r.taken[e], r.after[e] = taken, hstate{globals: v.globals, locks: v.locks, locals: v.locals}
-				h.callClauses(r, body, e, entry, r.after[e], args, taken)
-			case ir.Return:
-				v.guard(e)
-				vals := v.results(e)
-				taken := sys.And(sel, v.feas)
-				r.taken[e], r.after[e] = taken, hstate{globals: v.globals, locks: v.locks, locals: v.locals}
-				after := hstate{globals: v.globals, locks: v.locks}
-				switch {
-				case pr == h.prog.Init:
-					h.arrive(pr, -1, nil, after, taken, body, fmt.Sprintf("%s: init returns at %s", pr.Name, e.Pos),
-						&hornClause{kind: hornBlock, region: r})
-				case h.entries[pr]:
-					head := &chc.Atom{Pred: h.sum[pr], Args: append(append(slices.Clone(entry), pick(after.shared(), h.mod[pr])...), vals...)}
-					h.add(head, body, taken, fmt.Sprintf("%s returns at %s", pr.Name, e.Pos),
-						&hornClause{kind: hornSummary, region: r, edge: e})
-				}
-			case ir.EndThread:
-				r.taken[e] = sys.And(sel, v.feas) // the program ends
-			default:
-				bad := v.exec(e)
-				taken := sys.And(sel, v.feas)
-				r.bad = sys.Or(r.bad, sys.And(sel, bad))
-				r.taken[e], r.after[e] = taken, hstate{globals: v.globals, locks: v.locks, locals: v.locals}
-				if pr.Nodes[e.To].Error {
-					r.bad = sys.Or(r.bad, taken)
-				}
-				if h.cuts[pr][e.To] {
-					if _, seen := exits[e.To]; !seen {
-						exitOrder = append(exitOrder, e.To)
-					}
-					exits[e.To] = append(exits[e.To], arrival{taken, r.after[e]})
-				}
-			}
-		}
-	}
-	for _, to := range exitOrder {
-		var lits []ts.Lit
-		var sts []hstate
-		for _, a := range exits[to] {
-			lits, sts = append(lits, a.taken), append(sts, a.st)
-		}
-		h.arrive(pr, to, entry, h.join(lits, sts), sys.Ors(lits...), body,
+		},
+	})
+	for _, to := range r.exitOrder {
+		st, taken := r.exit(to)
+		h.arrive(pr, to, entry, st, taken, body,
 			fmt.Sprintf("%s from %s to %s", pr.Name, pr.Nodes[c].Pos, pr.Nodes[to].Pos), &hornClause{kind: hornBlock, region: r})
 	}
 	h.add(nil, body, r.bad, fmt.Sprintf("%s: a violation after %s", pr.Name, pr.Nodes[c].Pos), &hornClause{kind: hornQuery, region: r})
+}
+
+// inputs are n new inputs of sys.
+func inputs(sys *ts.System, n int, what string) []ts.Lit {
+	out := make([]ts.Lit, n)
+	for i := range out {
+		out[i] = sys.NewInput(what)
+	}
+	return out
 }
 
 // callClauses adds the two clauses of call e at the end of a block: the
@@ -485,89 +406,6 @@ func (h *Horn) callClauses(r *region, body []chc.Atom, e *ir.Edge, entry []ts.Li
 	entered.locals = w.locals
 	h.add(h.atom(q, q.Entry, in, entered),
 		[]chc.Atom{{Pred: h.call[q], Args: in}}, w.feas, fmt.Sprintf("%s is entered", q.Name), &hornClause{kind: hornEnter})
-}
-
-// regionOrder is the nodes of the region of cut point c of pr in
-// topological order, c first: the nodes reached from c by in-frame
-// edges without passing another cut point (c's own back edges end it).
-func (h *Horn) regionOrder(pr *ir.Proc, c int) ([]int, map[int][]*ir.Edge) {
-	inRegion := map[int]bool{c: true}
-	stack := []int{c}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, e := range pr.Nodes[n].Out {
-			if inFrame(e) && !h.cuts[pr][e.To] && !inRegion[e.To] {
-				inRegion[e.To] = true
-				stack = append(stack, e.To)
-			}
-		}
-	}
-	indeg := map[int]int{}
-	in := map[int][]*ir.Edge{}
-	for n := range inRegion {
-		for _, e := range pr.Nodes[n].Out {
-			if inFrame(e) && e.To != c && inRegion[e.To] {
-				indeg[e.To]++
-				in[e.To] = append(in[e.To], e)
-			}
-		}
-	}
-	order := []int{c}
-	for i := 0; i < len(order); i++ {
-		for _, e := range pr.Nodes[order[i]].Out {
-			if inFrame(e) && e.To != c && inRegion[e.To] {
-				if indeg[e.To]--; indeg[e.To] == 0 {
-					order = append(order, e.To)
-				}
-			}
-		}
-	}
-	if len(order) != len(inRegion) {
-		panic(fmt.Sprintf("encode: the blocks from %s of %s have a cycle without a cut point", pr.Nodes[c].Pos, pr.Name))
-	}
-	for _, es := range in { // in edge order, so that the encoding is the same each time
-		slices.SortFunc(es, func(a, b *ir.Edge) int { return a.ID - b.ID })
-	}
-	return order, in
-}
-
-// inFrame reports whether e stays in its frame (and so in a block).
-func inFrame(e *ir.Edge) bool {
-	switch e.Kind {
-	case ir.Call, ir.Return, ir.EndThread, ir.Fork:
-		return false
-	}
-	return e.To >= 0
-}
-
-// join is the state at a node from the states of its incoming edges:
-// at most one is taken, and its values are the node's.
-func (h *Horn) join(taken []ts.Lit, sts []hstate) hstate {
-	sys := h.System.AIG
-	if len(sts) == 1 {
-		return sts[0]
-	}
-	mux := func(get func(hstate) []ts.Lit) []ts.Lit {
-		out := slices.Clone(get(sts[0]))
-		for i := range out {
-			x := ts.False
-			same := true
-			for k, st := range sts {
-				same = same && get(st)[i] == out[i]
-				x = sys.Or(x, sys.And(taken[k], get(st)[i]))
-			}
-			if !same {
-				out[i] = x
-			}
-		}
-		return out
-	}
-	return hstate{
-		globals: mux(func(st hstate) []ts.Lit { return st.globals }),
-		locks:   mux(func(st hstate) []ts.Lit { return st.locks }),
-		locals:  mux(func(st hstate) []ts.Lit { return st.locals }),
-	}
 }
 
 // bitsIs is the condition that bits hold the number i.

@@ -114,67 +114,16 @@ func (w *hornWalk) summary(d *chc.Derivation) error {
 	return w.block(d, false)
 }
 
-// block walks the steps of d's block from its cut point: at each node
-// the edge its choice selects, until the block leaves the region (a cut
-// point, a call, a return) or, with violation, until the violation.
+// block walks the steps of d's block from its cut point (with
+// violation, up to the violation).
 func (w *hornWalk) block(d *chc.Derivation, violation bool) error {
 	k := w.h.kinds[d.Clause]
-	r, vals := k.region, d.Values
-	n := r.root
-	for steps := 0; ; steps++ {
-		if violation && r.proc.Nodes[n].Error {
-			return nil
-		}
-		if steps > len(r.order) {
-			return fmt.Errorf("witness: the block from %s does not end", r.proc.Nodes[r.root].Pos)
-		}
-		var e *ir.Edge
-		for _, x := range r.proc.Nodes[n].Out {
-			if ts.Value(vals, r.sel[x]) {
-				e = x
-				break
-			}
-		}
-		if e == nil {
-			return fmt.Errorf("witness: no step is chosen at %s", r.proc.Nodes[n].Pos)
-		}
-		st := result.ReplayStep{Edge: e}
-		taken := ts.Value(vals, r.taken[e])
-		if !taken {
-			if !violation {
-				return fmt.Errorf("witness: the step at %s cannot be taken", e.Pos)
-			}
-			w.out = append(w.out, st) // the violating step
-			return nil
-		}
-		if after, ok := r.after[e]; ok {
-			st.Globals = w.globals(vals, r.proc, after.globals)
-			if inFrame(e) && !(r.proc == w.h.prog.Init && e.To == w.h.prog.InitStop) {
-				st.Locals = values(vals, after.locals)
-			}
-		}
-		w.out = append(w.out, st)
-		if !inFrame(e) {
-			if e.Kind == ir.Call {
-				st := &w.out[len(w.out)-1]
-				st.Locals = nil // the callee's frame
-			}
-			if e.Kind == ir.Return {
-				w.out[len(w.out)-1].Locals = nil
-			}
-			return nil
-		}
-		if w.h.cuts[r.proc][e.To] {
-			if violation && r.proc.Nodes[e.To].Error {
-				return nil
-			}
-			if violation {
-				return fmt.Errorf("witness: the block from %s leaves without a violation", r.proc.Nodes[r.root].Pos)
-			}
-			return nil
-		}
-		n = e.To
-	}
+	p := w.h.prog
+	steps, err := k.region.steps(d.Values, violation, func(vals []bool, g []ts.Lit) []ir.Value {
+		return w.globals(vals, k.region.proc, g)
+	}, func(e *ir.Edge) bool { return e.Proc == p.Init && e.To == p.InitStop })
+	w.out = append(w.out, steps...)
+	return err
 }
 
 func values(vals []bool, ls []ts.Lit) []ir.Value {

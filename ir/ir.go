@@ -189,6 +189,30 @@ func And(a, b *Expr) *Expr {
 	return Binary(OpAnd, a, b)
 }
 
+// TouchesShared reports whether e reads or writes a global, uses a lock
+// or changes atomicity: the steps after which the sequentializations
+// offer a context switch (one elsewhere can be moved back to such a point
+// without changing what other threads see).
+func (e *Edge) TouchesShared() bool {
+	if e.Lock != nil || e.Atomic != NoMark {
+		return true
+	}
+	for _, t := range e.Targets {
+		if t != nil && t.Global {
+			return true
+		}
+	}
+	shared := false
+	for _, x := range append(append([]*Expr{e.Guard, e.Constrain, e.Cond}, e.Values...), e.Args...) {
+		x.Walk(func(y *Expr) {
+			if y.Var != nil && y.Var.Global {
+				shared = true
+			}
+		})
+	}
+	return shared
+}
+
 // IsNondetDecider reports whether e is `*` or a negation of it: as a
 // decider (the condition of if, while or assume, which is taken when it
 // can be true) it is the same as `*`.

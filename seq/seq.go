@@ -464,24 +464,3 @@ func assign(pr *ir.Proc, from, to int, guard *ir.Expr, targets []*ir.Var, values
 	return e
 }
 
-// touchesShared reports whether e reads or writes a global, uses a lock
-// or changes atomicity: the steps after which a context switch is offered.
-func touchesShared(e *ir.Edge) bool {
-	if e.Lock != nil || e.Atomic != ir.NoMark {
-		return true
-	}
-	for _, t := range e.Targets {
-		if t != nil && t.Global {
-			return true
-		}
-	}
-	shared := false
-	for _, x := range append(append([]*ir.Expr{e.Guard, e.Constrain, e.Cond}, e.Values...), e.Args...) {
-		x.Walk(func(y *ir.Expr) {
-			if y.Var != nil && y.Var.Global {
-				shared = true
-			}
-		})
-	}
-	return shared
-}

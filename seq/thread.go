@@ -197,7 +197,7 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(int) int) {
 	b := t.b
 	o := origin{thread: t.inst, edge: e}
-	vis := touchesShared(e)
+	vis := e.TouchesShared()
 	after := func(m int) int {
 		if vis {
 			t.mark(c, m)

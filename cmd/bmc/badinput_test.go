@@ -579,7 +579,31 @@ var badInputCases = []badInputCase{
 		name: "unknown sequentialization",
 		prog: threadProg,
 		args: []string{"check", "--seq", "greedy", "-k", "1", "{file}"},
-		sub:  `unknown sequentialization "greedy" (available: auto, eager, lazy, direct)`,
+		sub:  `unknown sequentialization "greedy" (available: auto, eager, lazy, direct, contexts)`,
+	},
+	{
+		name: "the context encoding on the bmc engine",
+		prog: threadProg,
+		args: []string{"check", "--engine", "bmc", "--seq", "contexts", "-k", "1", "{file}"},
+		sub:  "--seq contexts is the summary engine's encoding, not the bmc engine's",
+	},
+	{
+		name: "the context encoding of a program with locks",
+		prog: "lock m; thread void a() begin acquire(m); release(m); end thread void b() begin skip; end",
+		args: []string{"check", "--seq", "contexts", "-k", "1", "{file}"},
+		sub:  "the context encoding (--seq contexts) does not encode locks (m); use --seq eager",
+	},
+	{
+		name: "the context encoding proved by PDR",
+		prog: threadProg,
+		args: []string{"prove", "--method", "pdr", "--seq", "contexts", "-k", "1", "{file}"},
+		sub:  "--seq contexts is the summary engine's encoding (--method summaries), not pdr's",
+	},
+	{
+		name: "the context encoding as a transition system",
+		prog: "thread void a() begin skip; end thread void b() begin skip; end",
+		args: []string{"export", "--aiger", "--seq", "contexts", "-k", "1", "{file}"},
+		sub:  "--seq contexts is the summary engine's encoding: it is written by --chc",
 	},
 	{
 		name: "sequentialization without a bound",
