@@ -48,7 +48,7 @@ type Contexts struct {
 	prog    *ir.Program
 	rounds  int // 0: switches
 	n, C    int
-	tb      int // bits of a thread's index in the schedule (switches)
+	tb      int        // bits of a thread's index in the schedule (switches)
 	entries []*ir.Proc // per instance, its thread procedure
 	ng      int        // globals
 	called  map[*ir.Proc]bool
@@ -60,7 +60,7 @@ type Contexts struct {
 	sum     map[ctxSum]*chc.Pred
 	done    map[[2]int]*chc.Pred
 	entered map[ctxAt]bool // the entry clause exists
-	ended   []*chc.Pred // ended[s]: contexts up to s-1 (init: -1) ended, H_s
+	ended   []*chc.Pred    // ended[s]: contexts up to s-1 (init: -1) ended, H_s
 	kinds   map[*chc.Clause]*ctxClause
 }
 
@@ -456,7 +456,6 @@ func (h *Contexts) newFrame(pr *ir.Proc) frameState {
 	f.st = hstate{globals: inputs(sys, h.ng, "shared"), atomic: sys.NewInput("atomic"), locals: inputs(sys, len(pr.Locals), "local")}
 	return f
 }
-
 
 // atom is the at atom of key in frame state f with state st.
 func (h *Contexts) atom(key ctxAt, f frameState, st hstate) *chc.Atom {

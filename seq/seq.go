@@ -463,4 +463,3 @@ func assign(pr *ir.Proc, from, to int, guard *ir.Expr, targets []*ir.Var, values
 	e.Kind, e.Targets, e.Values = ir.Assign, targets, values
 	return e
 }
-
