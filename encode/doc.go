@@ -28,7 +28,12 @@
 // one-thread program as constrained Horn clauses (package chc) whose
 // least model is its reachable configurations at every call depth,
 // procedure summaries with large blocks between cut points; Steps reads
-// a derivation back as program steps.
+// a derivation back as program steps. Contexts (horn_contexts.go) is the
+// fifth: a concurrent program's question within rounds or switches as
+// Horn clauses directly, Getafix's summary relation, per context and
+// with the history of shared states at the context switches. Both build
+// their clauses from regions (horn_region.go), the DAG of the blocks
+// from a cut point.
 //
 // The sequential and the direct encoding are one machine of threads with
 // stacks (machine.go): they differ in whose frames the blocks run on (the

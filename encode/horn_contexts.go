@@ -43,25 +43,25 @@ import (
 // state, as package seq offers them) a clause covers a large block, as
 // in Horn. Locks are not encoded (NewContexts refuses them).
 type Contexts struct {
-	System  *chc.System
-	Threads []string // instance names, as in traces (adder#2)
-	prog    *ir.Program
-	rounds  int // 0: switches
-	n, C    int
-	tb      int        // bits of a thread's index in the schedule (switches)
-	entries []*ir.Proc // per instance, its thread procedure
-	ng      int        // globals
-	called  map[*ir.Proc]bool
-	cuts    map[*ir.Proc]map[int]bool
-	switch_ map[*ir.Proc]map[int]bool
-	runs    map[int]map[*ir.Proc]bool // per instance (init: -1), the procedures it runs
-	at      map[ctxAt]*chc.Pred
-	call    map[ctxCall]*chc.Pred
-	sum     map[ctxSum]*chc.Pred
-	done    map[[2]int]*chc.Pred
-	entered map[ctxAt]bool // the entry clause exists
-	ended   []*chc.Pred    // ended[s]: contexts up to s-1 (init: -1) ended, H_s
-	kinds   map[*chc.Clause]*ctxClause
+	System       *chc.System
+	Threads      []string // instance names, as in traces (adder#2)
+	prog         *ir.Program
+	rounds       int // 0: switches
+	n, C         int
+	tb           int        // bits of a thread's index in the schedule (switches)
+	entries      []*ir.Proc // per instance, its thread procedure
+	ng           int        // globals
+	called       map[*ir.Proc]bool
+	cuts         map[*ir.Proc]map[int]bool
+	switchPoints map[*ir.Proc]map[int]bool
+	runs         map[int]map[*ir.Proc]bool // per instance (init: -1), the procedures it runs
+	at           map[ctxAt]*chc.Pred
+	call         map[ctxCall]*chc.Pred
+	sum          map[ctxSum]*chc.Pred
+	done         map[[2]int]*chc.Pred
+	entered      map[ctxAt]bool // the entry clause exists
+	ended        []*chc.Pred    // ended[s]: contexts up to s-1 (init: -1) ended, H_s
+	kinds        map[*chc.Clause]*ctxClause
 }
 
 // ctxAt names an at predicate; bottom is the thread's own frame (or
@@ -133,7 +133,7 @@ func NewContexts(ctx context.Context, p *ir.Program, rounds, switches int) (h *C
 		}
 	}
 	h = &Contexts{System: chc.New(), prog: p, rounds: rounds, n: n, C: rounds * n, ng: len(p.Globals),
-		called: map[*ir.Proc]bool{}, cuts: map[*ir.Proc]map[int]bool{}, switch_: map[*ir.Proc]map[int]bool{},
+		called: map[*ir.Proc]bool{}, cuts: map[*ir.Proc]map[int]bool{}, switchPoints: map[*ir.Proc]map[int]bool{},
 		runs: map[int]map[*ir.Proc]bool{}, at: map[ctxAt]*chc.Pred{}, call: map[ctxCall]*chc.Pred{},
 		sum: map[ctxSum]*chc.Pred{}, done: map[[2]int]*chc.Pred{}, entered: map[ctxAt]bool{}, kinds: map[*chc.Clause]*ctxClause{}}
 	if rounds < 1 {
@@ -231,7 +231,7 @@ func (h *Contexts) findCuts() {
 		if pr == p.Init && p.InitStop >= 0 {
 			cuts[p.InitStop] = true
 		}
-		h.cuts[pr], h.switch_[pr] = cuts, sw
+		h.cuts[pr], h.switchPoints[pr] = cuts, sw
 	}
 }
 
@@ -681,7 +681,7 @@ func (h *Contexts) enter(i int, q *ir.Proc, c int) {
 // context of the thread starts from there.
 func (h *Contexts) switches() {
 	for _, pr := range h.prog.Procs {
-		for _, k := range sortedCuts(h.switch_[pr]) {
+		for _, k := range sortedCuts(h.switchPoints[pr]) {
 			for _, key := range h.variants(pr, k) {
 				if key.inst < 0 {
 					continue
