@@ -47,8 +47,8 @@ func (r Run) Decided() bool { return r.Verdict == "safe" || r.Verdict == "unsafe
 
 // Compare checks p within o.Bound with each of our engines that can:
 // the explicit engine, BMC on the eager and lazy sequentializations with
-// gini and (when built) Z3, the summary engine (on the context encoding
-// within rounds, else the eager sequentialization) with each solver
+// gini and (when built) Z3, the summary engine (on the context encoding,
+// or the eager sequentialization for a program with locks) with each solver
 // (every call depth), and Moped on our eager and lazy sequential
 // programs printed for it, one after the other, each under o.Timeout.
 // Every run's verdict comes from its own algorithm; Compare only
@@ -90,7 +90,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", method, solver), "bmc", method, solver))
 		}
 	}
-	method := summaryMethod(p, o.Bound)
+	method := summaryMethod(p)
 	for _, solver := range solvers {
 		jobs = append(jobs, ours("summaries "+method+" "+solver, "summaries", method, solver))
 	}

@@ -37,8 +37,8 @@ func newCompare(stdout, stderr io.Writer) *cobra.Command {
 		Long: `Check the program within K round-robin rounds (-k) or N context switches
 (--switches) with each engine that can: the explicit engine, BMC on the
 eager and the lazy sequentialization with gini and (when built) Z3, the
-summary engine (on the context encoding within rounds, else on the eager
-sequentialization) with each solver, and Moped 1.0.15 on
+summary engine (on the context encoding, or the eager sequentialization
+for a program with locks) with each solver, and Moped 1.0.15 on
 our eager and lazy sequential programs printed for it
 (bmc seq --for moped), when it is on the PATH or named by --moped. The
 runs go one after the other, each under --timeout; one table shows each
