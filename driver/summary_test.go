@@ -23,10 +23,7 @@ func TestDifferentialSummaries(t *testing.T) {
 	if testing.Short() {
 		programs = 60
 	}
-	solvers := []string{"gini"}
-	if smt.Available {
-		solvers = append(solvers, "z3")
-	}
+	solvers := summarySolvers()
 	counts := map[string]int{}
 	for seed := int64(1); seed <= int64(programs); seed++ {
 		cfg := progen.DefaultConfig()
@@ -50,44 +47,29 @@ func TestDifferentialSummaries(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)
 			}
-			fail := func(format string, args ...any) {
-				t.Fatalf("seed %d, %s: %s\nexplicit: %s %v\nsummaries: %s %v %s\n%s", seed, name, fmt.Sprintf(format, args...),
+			if why := disagreement(ex, res); why != "" {
+				t.Fatalf("seed %d, %s: %s\nexplicit: %s %v\nsummaries: %s %v %s\n%s", seed, name, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
-			}
-			switch {
-			case res.Verdict == result.Unknown:
-				fail("no verdict")
-			case res.Verdict == result.Safe && ex.Verdict == result.Unsafe:
-				fail("summaries proved safe a program with a violation")
-			case res.Verdict == result.Unsafe && ex.Verdict == result.Safe && !ex.Incomplete() && !ex.DepthHit():
-				fail("summaries found a violation the complete explicit search did not")
 			}
 			counts[name+" "+res.Verdict.String()]++
 		}
 	}
-	t.Logf("outcomes: %v", counts)
-	for _, name := range solvers {
-		if counts[name+" safe"] == 0 || counts[name+" unsafe"] == 0 {
-			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
-		}
-	}
+	bothVerdicts(t, solvers, counts)
 }
 
 // TestDifferentialContexts checks the context encoding (--seq contexts)
 // on random concurrent programs (helpers, recursion, loops, atomic
 // sections, assume/assert; no locks, which it does not encode) within 1
-// to 3 rounds or 0 to 3 switches against the explicit search with 64 frames: a violation it
-// finds replays (checkSummaries checks that itself) and is the explicit
-// search's, and a program it proves safe has none.
+// to 3 rounds or 0 to 3 switches against the explicit search with 64
+// frames: a violation it finds replays (checkSummaries checks that
+// itself) and is the explicit search's, and a program it proves safe
+// has none.
 func TestDifferentialContexts(t *testing.T) {
 	programs := 200
 	if testing.Short() {
 		programs = 40
 	}
-	solvers := []string{"gini"}
-	if smt.Available {
-		solvers = append(solvers, "z3")
-	}
+	solvers := summarySolvers()
 	counts := map[string]int{}
 	for seed := int64(1); seed <= int64(programs); seed++ {
 		cfg := progen.DefaultConfig()
@@ -118,25 +100,46 @@ func TestDifferentialContexts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: %v\n%s", seed, name, rounds, switches, err, src)
 			}
-			fail := func(format string, args ...any) {
-				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, fmt.Sprintf(format, args...),
+			if why := disagreement(ex, res); why != "" {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
-			}
-			switch {
-			case res.Verdict == result.Unknown:
-				fail("no verdict")
-			case res.Verdict == result.Safe && ex.Verdict == result.Unsafe:
-				fail("the context encoding proved safe a program with a violation")
-			case res.Verdict == result.Unsafe && ex.Verdict == result.Safe && !ex.Incomplete() && !ex.DepthHit():
-				fail("the context encoding found a violation the complete explicit search did not")
 			}
 			counts[name+" "+res.Verdict.String()]++
 		}
 	}
+	bothVerdicts(t, solvers, counts)
+}
+
+// disagreement says why a summary engine's verdict res contradicts the
+// explicit search's ex (at more frames than the summaries need), or "".
+func disagreement(ex, res *result.Result) string {
+	switch {
+	case res.Verdict == result.Unknown:
+		return "no verdict"
+	case res.Verdict == result.Safe && ex.Verdict == result.Unsafe:
+		return "the summaries proved safe a program with a violation"
+	case res.Verdict == result.Unsafe && ex.Verdict == result.Safe && !ex.Incomplete() && !ex.DepthHit():
+		return "the summaries found a violation the complete explicit search did not"
+	}
+	return ""
+}
+
+// bothVerdicts fails unless each solver gave both verdicts: the random
+// programs must exercise proofs and counterexamples alike.
+func bothVerdicts(t *testing.T, solvers []string, counts map[string]int) {
+	t.Helper()
 	t.Logf("outcomes: %v", counts)
 	for _, name := range solvers {
 		if counts[name+" safe"] == 0 || counts[name+" unsafe"] == 0 {
 			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
 		}
 	}
+}
+
+// summarySolvers are the solvers of the summary engine in this build.
+func summarySolvers() []string {
+	if smt.Available {
+		return []string{"gini", "z3"}
+	}
+	return []string{"gini"}
 }

@@ -139,22 +139,7 @@ func NewContexts(ctx context.Context, p *ir.Program, rounds, switches int) (h *C
 	if rounds < 1 {
 		h.C, h.tb = switches+1, max(1, width(n))
 	}
-	count := map[*ir.Proc]int{}
-	for _, t := range p.Threads {
-		count[t.Proc] += t.Count
-	}
-	seen := map[*ir.Proc]int{}
-	for _, t := range p.Threads {
-		for k := 0; k < t.Count; k++ {
-			seen[t.Proc]++
-			name := t.Proc.Name
-			if count[t.Proc] > 1 {
-				name = fmt.Sprintf("%s#%d", name, seen[t.Proc])
-			}
-			h.entries = append(h.entries, t.Proc)
-			h.Threads = append(h.Threads, name)
-		}
-	}
+	h.entries, h.Threads = p.InstanceEntries()
 	for _, e := range p.Edges {
 		if e.Kind == ir.Call {
 			h.called[e.Callee] = true

@@ -189,6 +189,29 @@ func And(a, b *Expr) *Expr {
 	return Binary(OpAnd, a, b)
 }
 
+// InstanceEntries are the thread instances of p's fixed threads, in
+// order (each ThreadSpec's Count times), as their entry procedures and
+// their names in traces: the procedure's name, with #k for the k-th
+// instance when there are several.
+func (p *Program) InstanceEntries() (entries []*Proc, names []string) {
+	count := map[*Proc]int{}
+	for _, t := range p.Threads {
+		count[t.Proc] += t.Count
+	}
+	seen := map[*Proc]int{}
+	for _, t := range p.Threads {
+		for i := 0; i < t.Count; i++ {
+			seen[t.Proc]++
+			name := t.Proc.Name
+			if count[t.Proc] > 1 {
+				name = fmt.Sprintf("%s#%d", name, seen[t.Proc])
+			}
+			entries, names = append(entries, t.Proc), append(names, name)
+		}
+	}
+	return entries, names
+}
+
 // TouchesShared reports whether e reads or writes a global, uses a lock
 // or changes atomicity: the steps after which the sequentializations
 // offer a context switch (one elsewhere can be moved back to such a point

@@ -179,22 +179,7 @@ type builder struct {
 func newBuilder(p *ir.Program, bd Bound, eager bool) *builder {
 	b := &builder{orig: p, eager: eager, bound: bd, names: map[string]bool{}, runs: map[int]int{},
 		out: &ir.Program{File: p.File, Dialect: p.Dialect, InitStop: -1, Targets: p.Targets}}
-	count := map[*ir.Proc]int{}
-	for _, t := range p.Threads {
-		count[t.Proc] += t.Count
-	}
-	seen := map[*ir.Proc]int{}
-	for _, t := range p.Threads {
-		for i := 0; i < t.Count; i++ {
-			seen[t.Proc]++
-			name := t.Proc.Name
-			if count[t.Proc] > 1 {
-				name = fmt.Sprintf("%s#%d", name, seen[t.Proc])
-			}
-			b.instances = append(b.instances, t.Proc)
-			b.instNames = append(b.instNames, name)
-		}
-	}
+	b.instances, b.instNames = p.InstanceEntries()
 	b.n = len(b.instances)
 	if bd.Rounds > 0 {
 		b.C = bd.Rounds * b.n
