@@ -85,6 +85,8 @@ type spacer struct {
 	// lemmas[p]: the blocked cubes of predicate p with their levels.
 	lemmas [][]spLemma
 	levels int
+	// epoch counts the changes of the may-summaries.
+	epoch int
 	stats  HornStats
 }
 
@@ -102,6 +104,10 @@ type spPred struct {
 	// uses are the body atoms of this predicate in every solver, for
 	// adding its summaries there.
 	uses []*spOcc
+	// deps are the predicates in the bodies of the clauses that derive
+	// it; changed[l] is the epoch of its last lemma that came to level l.
+	deps    []*spPred
+	changed []int
 }
 
 type spClause struct {
@@ -136,6 +142,11 @@ type spFact struct {
 type spLemma struct {
 	cube  []spLit
 	level int
+	// tried is the epoch of the last attempt to push it a level up that
+	// failed (-1: none): until a lemma it rests on changes (one of a
+	// predicate in the bodies that derive its own, at its level or
+	// above), the attempt would fail again.
+	tried int
 }
 
 // spLit is an argument's value in a cube.
@@ -192,6 +203,9 @@ func (sp *spacer) load() error {
 				s.AddClause(s.Not(occ.must), s.Not(cl.sel), occ.open)
 				cl.occs = append(cl.occs, occ)
 				q.uses = append(q.uses, occ)
+				if !slices.Contains(p.deps, q) {
+					p.deps = append(p.deps, q)
+				}
 			}
 			p.clauses = append(p.clauses, cl)
 			sels = append(sels, cl.sel)
@@ -260,12 +274,35 @@ func notCube(s solver.Solver, cube []spLit, args []solver.Lit) []solver.Lit {
 // addLemma blocks cube of p from level l down: in the solver of every
 // predicate with p in a clause's body.
 func (sp *spacer) addLemma(p *spPred, cube []spLit, l int) {
-	sp.lemmas[p.index] = append(sp.lemmas[p.index], spLemma{cube: cube, level: l})
+	sp.lemmas[p.index] = append(sp.lemmas[p.index], spLemma{cube: cube, level: l, tried: -1})
+	sp.change(p, l)
 	sp.stats.Lemmas++
 	for _, occ := range p.uses {
 		s := occ.owner.s
 		s.Under(occ.owner.act(l), append(notCube(s, cube, occ.args), s.Not(occ.cl.sel), s.Not(occ.may))...)
 	}
+}
+
+// change records that a lemma of p came to level l.
+func (sp *spacer) change(p *spPred, l int) {
+	sp.epoch++
+	for len(p.changed) <= l {
+		p.changed = append(p.changed, 0)
+	}
+	p.changed[l] = sp.epoch
+}
+
+// changedFrom is the epoch of the last lemma that came to level l or
+// above of a predicate in p's clause bodies: of the may-summaries that a
+// query of p at level l+1 assumes.
+func (sp *spacer) changedFrom(p *spPred, l int) int {
+	last := 0
+	for _, q := range p.deps {
+		for k := l; k < len(q.changed); k++ {
+			last = max(last, q.changed[k])
+		}
+	}
+	return last
 }
 
 // addFact records a must-summary of p and extends the chain of each of
@@ -719,17 +756,23 @@ func (sp *spacer) propagate(n int) (int, error) {
 				if lm.level != l {
 					continue
 				}
+				if lm.tried >= sp.changedFrom(p, l) {
+					empty = false // nothing it rests on has changed
+					continue
+				}
 				st, err := sp.blockQuery(p, lm.cube, l+1)
 				if err != nil {
 					return 0, err
 				}
 				if st == solver.Unsat {
 					sp.lemmas[p.index][i].level = l + 1
+					sp.change(p, l+1)
 					for _, occ := range p.uses {
 						s := occ.owner.s
 						s.Under(occ.owner.act(l+1), append(notCube(s, lm.cube, occ.args), s.Not(occ.cl.sel), s.Not(occ.may))...)
 					}
 				} else {
+					sp.lemmas[p.index][i].tried = sp.epoch
 					empty = false
 				}
 			}
