@@ -87,7 +87,7 @@ type spacer struct {
 	levels int
 	// epoch counts the changes of the may-summaries.
 	epoch int
-	stats  HornStats
+	stats HornStats
 }
 
 // spPred is one predicate's solver and summaries.
