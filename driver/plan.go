@@ -325,7 +325,8 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 // summaryMethod is the summary engine's encoding of a concurrent
 // program when the user names none: the context encoding
 // (docs/BENCHMARKS.md, "Summaries": up to 20 times faster than the
-// eager program's clauses on the examples, nowhere slower), or the eager
+// eager program's clauses on the examples, as fast where it gains
+// least), or the eager
 // sequentialization for a program with locks, which it does not encode.
 func summaryMethod(p *ir.Program) string {
 	if len(p.Locks) == 0 {
