@@ -325,8 +325,11 @@ func paramNames(pr *ir.Proc) []string {
 	return out
 }
 
-// hasEntry reports whether the atoms of key carry entry values.
-func (h *Contexts) hasEntry(key ctxAt) bool { return !key.bottom }
+// entryNames names the arguments of a call of q in context c: the
+// shared state and the parameters at the call, and the history.
+func (h *Contexts) entryNames(q *ir.Proc, c int) []string {
+	return append(append(h.sharedNames("entry "), paramNames(q)...), h.historyNames(c, c+1)...)
+}
 
 func (h *Contexts) atPred(key ctxAt) *chc.Pred {
 	if p, ok := h.at[key]; ok {
@@ -334,7 +337,7 @@ func (h *Contexts) atPred(key ctxAt) *chc.Pred {
 	}
 	pr := h.prog.Procs[key.proc]
 	var args []string
-	if h.hasEntry(key) {
+	if !key.bottom { // a called frame's atoms carry its entry values
 		args = append(h.sharedNames("entry "), paramNames(pr)...)
 	}
 	args = append(args, h.historyNames(key.ctx, key.ctx+1)...)
@@ -342,7 +345,7 @@ func (h *Contexts) atPred(key ctxAt) *chc.Pred {
 	for _, x := range pr.Locals {
 		args = append(args, x.Name)
 	}
-	where := fmt.Sprintf("%s", pr.Nodes[key.cut].Pos)
+	where := pr.Nodes[key.cut].Pos.String()
 	if pr.Nodes[key.cut].Pos.Line == 0 {
 		where = fmt.Sprintf("node %d", key.cut)
 	}
@@ -360,7 +363,7 @@ func (h *Contexts) callPred(key ctxCall) *chc.Pred {
 		return p
 	}
 	q := h.prog.Procs[key.proc]
-	args := append(append(h.sharedNames("entry "), paramNames(q)...), h.historyNames(key.ctx, key.ctx+1)...)
+	args := h.entryNames(q, key.ctx)
 	p := h.System.NewPred(fmt.Sprintf("%s: call %s in context %d", h.instName(key.inst), q.Name, key.ctx), args)
 	h.call[key] = p
 	return p
@@ -371,8 +374,7 @@ func (h *Contexts) sumPred(key ctxSum) *chc.Pred {
 		return p
 	}
 	q := h.prog.Procs[key.proc]
-	args := append(append(h.sharedNames("entry "), paramNames(q)...), h.historyNames(key.ctx, key.ctx+1)...)
-	args = append(args, h.sharedNames("exit ")...)
+	args := append(h.entryNames(q, key.ctx), h.sharedNames("exit ")...)
 	for i := 0; i < q.Returns; i++ {
 		args = append(args, fmt.Sprintf("return.%d", i))
 	}
@@ -445,7 +447,7 @@ func (h *Contexts) newFrame(pr *ir.Proc) frameState {
 // atom is the at atom of key in frame state f with state st.
 func (h *Contexts) atom(key ctxAt, f frameState, st hstate) *chc.Atom {
 	var args []ts.Lit
-	if h.hasEntry(key) {
+	if !key.bottom {
 		args = append(args, f.entry...)
 	}
 	args = append(args, h.histAt(f.hist, key.ctx)...)
