@@ -10,8 +10,11 @@ import (
 	"testing"
 
 	"bmc/sat"
+	"bmc/solver"
 	"bmc/ts"
 )
+
+func newSAT() solver.Solver { return sat.New() }
 
 // counter is a two-bit counter (b0 the low bit) from 0 that a step
 // increments: modulo 4 when wrap, otherwise saturating at 2, so that 3
@@ -111,16 +114,23 @@ func TestCheckInterpretation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			k := newCounter(tc.wrap)
-			sv := sat.New()
-			defer sv.Close()
-			err := k.sys.CheckInterpretation(ctx, k.interpretation(tc.inv, tc.full), sv)
-			switch {
-			case tc.failed == "" && err != nil:
-				t.Fatalf("a correct interpretation fails: %v", err)
-			case tc.failed != "" && err == nil:
-				t.Fatalf("a corrupted interpretation passes; clause %s should fail", tc.failed)
-			case tc.failed != "" && !strings.Contains(err.Error(), "clause "+tc.failed+" ") && !strings.HasSuffix(err.Error(), "clause "+tc.failed):
-				t.Fatalf("error %q does not name clause %s", err, tc.failed)
+			in := k.interpretation(tc.inv, tc.full)
+			for _, check := range []struct {
+				name string
+				err  error
+			}{
+				{"sat", k.sys.CheckInterpretation(ctx, in, newSAT)},
+				{"diagrams", k.sys.CheckInterpretationDiagrams(ctx, in, func(v int) int { return v }, 0)},
+			} {
+				err := check.err
+				switch {
+				case tc.failed == "" && err != nil:
+					t.Fatalf("%s: a correct interpretation fails: %v", check.name, err)
+				case tc.failed != "" && err == nil:
+					t.Fatalf("%s: a corrupted interpretation passes; clause %s should fail", check.name, tc.failed)
+				case tc.failed != "" && !strings.Contains(err.Error(), "clause "+tc.failed+" ") && !strings.HasSuffix(err.Error(), "clause "+tc.failed):
+					t.Fatalf("%s: error %q does not name clause %s", check.name, err, tc.failed)
+				}
 			}
 		})
 	}
@@ -130,11 +140,12 @@ func TestCheckInterpretationCancelled(t *testing.T) {
 	k := newCounter(false)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sv := sat.New()
-	defer sv.Close()
 	in := k.interpretation(func(in *Interpretation, b0, b1 ts.Lit) ts.Lit { return in.AIG.And(b0, b1).Not() }, ts.False)
-	if err := k.sys.CheckInterpretation(ctx, in, sv); err == nil || !strings.Contains(err.Error(), "not re-checked") {
+	if err := k.sys.CheckInterpretation(ctx, in, newSAT); err == nil || !strings.Contains(err.Error(), "not re-checked") {
 		t.Fatalf("a cancelled re-check gives %v", err)
+	}
+	if err := k.sys.CheckInterpretationDiagrams(ctx, in, func(v int) int { return v }, 0); err == nil || !strings.Contains(err.Error(), "not re-checked") {
+		t.Fatalf("a cancelled re-check on diagrams gives %v", err)
 	}
 }
 

@@ -20,5 +20,7 @@
 // solver of the caller's choosing, before anything is believed; Write
 // prints a system in SMT-LIB's HORN logic for other CHC solvers.
 //
-// It imports ts (the graph) and solver (the checks).
+// It imports ts (the graph), and solver and bdd (the checks: an
+// interpretation is re-checked on a SAT solver or, when it comes from
+// decision diagrams, on diagrams of a fresh manager).
 package chc

@@ -67,7 +67,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 		run    func(context.Context) Run
 	}
 	ours := func(name, engine, method, solver string) job {
-		opts := Options{Engine: engine, Solver: solver, Seq: method, MaxSteps: 50, Bounds: ex}
+		opts := Options{Engine: engine, Solver: solver, SolverStated: true, Seq: method, MaxSteps: 50, Bounds: ex}
 		return job{name, func(ctx context.Context) Run {
 			res, err := Check(ctx, p, opts)
 			if err != nil {
@@ -91,7 +91,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 		}
 	}
 	method := summaryMethod(p)
-	for _, solver := range solvers {
+	for _, solver := range append(solvers, "bdd") {
 		jobs = append(jobs, ours("summaries "+method+" "+solver, "summaries", method, solver))
 	}
 	if o.Moped != "" {

@@ -20,7 +20,7 @@ import (
 // Engines, solvers and sequentializations by name.
 var (
 	Engines = []string{"auto", "bmc", "explicit", "summaries"}
-	Solvers = []string{"gini", "z3"}
+	Solvers = []string{"gini", "z3", "bdd"}
 	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts"}
 )
 
@@ -71,6 +71,9 @@ type Options struct {
 	// engines' that search within one, and a recursive program's answer
 	// comes from the summaries at every call depth where they have one.
 	DepthStated bool
+	// SolverStated says the user named the solver; otherwise the
+	// summary engine races its two pure-Go solvers (gini and bdd).
+	SolverStated bool
 	// Proof chooses the proof engine: of bmc prove, and of BMC on a
 	// program whose executions may be longer than the step bound when
 	// the user did not state it.
@@ -111,6 +114,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// bddOnly says where the solver bdd serves.
+const bddOnly = "the solver bdd (decision diagrams) serves the summary engine only: bmc check --engine summaries, bmc prove --method summaries"
+
 // newSolver returns the named solver. Gini borrows the run's cores for
 // its own race (sat.Solver.SetBorrow, cores).
 func newSolver(ctx context.Context, name string) (solver.Solver, error) {
@@ -125,8 +131,10 @@ func newSolver(ctx context.Context, name string) (solver.Solver, error) {
 			return nil, &UsageError{err.Error()}
 		}
 		return s, err
+	case "bdd":
+		return nil, &UsageError{bddOnly}
 	}
-	return nil, &UsageError{fmt.Sprintf("unknown solver %q (available: gini, z3)", name)}
+	return nil, &UsageError{fmt.Sprintf("unknown solver %q (available: gini, z3, bdd)", name)}
 }
 
 // complete fills in the defaults of o and checks every name, whether or

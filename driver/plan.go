@@ -127,6 +127,20 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		_, err := newSolver(ctx, "z3")
 		return nil, err
 	}
+	pin := pinsOf(o)
+	if o.Solver == "bdd" {
+		// Decision diagrams decide summaries only: the solver pins the
+		// summary engine.
+		switch {
+		case q == livelock, q == safety && pin.engine != "" && pin.engine != "summaries",
+			q == proof && pin.method != "" && pin.method != "summaries", pin.seq == "direct":
+			return nil, &UsageError{bddOnly}
+		case q == safety:
+			pin.engine = "summaries"
+		default:
+			pin.method = "summaries"
+		}
+	}
 	pl := &Plan{Cores: o.Cores}
 	if candidateProcesses {
 		pl.command = o.Command
@@ -137,11 +151,11 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 	var err error
 	switch q {
 	case safety:
-		err = pl.safety(ctx, p, o, pinsOf(o))
+		err = pl.safety(ctx, p, o, pin)
 	case proof:
-		err = pl.proof(ctx, p, o, pinsOf(o))
+		err = pl.proof(ctx, p, o, pin)
 	default:
-		err = pl.livelock(p, o, pinsOf(o), lb)
+		err = pl.livelock(p, o, pin, lb)
 	}
 	if err != nil {
 		return nil, err
@@ -316,9 +330,24 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		pl.Question = "a violation within " + o.Bounds.words() + " (safe at any call depth, if so)"
 	}
 	pl.anyDepth = true
-	pl.add(summaryName(o.Solver, method), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-		return checkSummaries(ctx, p, o, method)
-	})
+	solvers := []string{o.Solver}
+	if o.Solver == "gini" && !o.SolverStated && (method == "" || method == "contexts") {
+		// Two pure-Go solvers of different strengths, raced: Spacer's
+		// lemmas win where few cubes separate the reachable atoms,
+		// decision diagrams where the relations are large but regular
+		// (docs/BENCHMARKS.md, "The least model on decision diagrams").
+		// Not on the eager program (locks), whose guessed copies make
+		// the diagrams large: they would only take a core from the
+		// engines after them.
+		solvers = append(solvers, "bdd")
+	}
+	for _, s := range solvers {
+		so := o
+		so.Solver = s
+		pl.add(summaryName(s, method), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return checkSummaries(ctx, p, so, method)
+		})
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 
 // summaryOptions are what a run of the summary engine needs.
 type summaryOptions struct {
-	Solver string // "gini": our Spacer; "z3": Z3's
+	Solver string // "gini": our Spacer; "z3": Z3's; "bdd": the least model on decision diagrams
 	// Replay replays steps of p (the program the clauses encode) with a
 	// stack of depth frames; nil: on p itself.
 	Replay func(steps []result.ReplayStep, depth int) (*result.Trace, error)
@@ -40,7 +41,8 @@ type hornClauses struct {
 func summaryEngine(solverName string) string { return "summaries+" + solverName }
 
 // summaries decides a one-thread program at every call depth: its
-// clauses (encode.NewHorn) solved by our Spacer on gini or by Z3's. A
+// clauses (encode.NewHorn) solved by our Spacer on gini, by Z3's, or by
+// their least model on decision diagrams (engine.LeastModel). A
 // derivation is replayed on the explicit interpreter with the stack it
 // needs; an interpretation is re-checked clause by clause on a fresh
 // gini solver. Either failing is an internal error, never a verdict.
@@ -74,12 +76,17 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		}
 		out = engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
 		fp.Close()
+	case "bdd":
+		out = engine.LeastModel(ctx, sys, engine.HornOptions{})
 	default:
 		out = engine.Spacer(ctx, sys, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
 	}
 	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(sys.Preds), len(sys.Clauses))
-	if o.Solver != "z3" {
+	switch o.Solver {
+	case "gini":
 		res.Stats += fmt.Sprintf(", %d levels, %s", out.Levels, out.Stats)
+	case "bdd":
+		res.Stats += fmt.Sprintf(", %d growths of the relations", out.Levels)
 	}
 	switch out.Status {
 	case solver.Sat:
@@ -105,13 +112,30 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		res.Verdict, res.Trace = result.Unsafe, tr
 		res.Bounds = "any call depth"
 	case solver.Unsat:
-		check := sat.New()
-		err := sys.CheckInterpretation(ctx, out.Interpretation, check)
-		check.Close()
-		if err != nil {
-			if ctx.Err() != nil {
-				return stoppedSummary(ctx, res), nil
+		var err error
+		if out.Order != nil {
+			// Diagrams' interpretations are re-checked on diagrams: a
+			// SAT solver can take minutes on their multiplexer trees.
+			level := func(v int) int {
+				if l, ok := out.Order[v]; ok {
+					return l
+				}
+				return len(out.Order) + v
 			}
+			err = sys.CheckInterpretationDiagrams(ctx, out.Interpretation, level, 1<<26)
+		} else {
+			err = sys.CheckInterpretation(ctx, out.Interpretation, func() solver.Solver { return sat.New() })
+		}
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return stoppedSummary(ctx, res), nil
+		case errors.Is(err, chc.ErrNotRechecked):
+			// Too large to re-check: no verdict.
+			res.Verdict = result.Unknown
+			res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%v)", err)}
+			res.Elapsed = time.Since(start)
+			return res, nil
+		case err != nil:
 			return nil, fmt.Errorf("internal error: %s: %v", res.Engine, err)
 		}
 		res.Verdict = result.Safe
@@ -120,6 +144,9 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 			o.Proved(sys, out.Interpretation)
 		}
 		res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
+		if out.Order != nil {
+			res.Proof += " on fresh decision diagrams"
+		}
 	default:
 		if ctx.Err() != nil {
 			return stoppedSummary(ctx, res), nil

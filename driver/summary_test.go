@@ -139,7 +139,7 @@ func bothVerdicts(t *testing.T, solvers []string, counts map[string]int) {
 // summarySolvers are the solvers of the summary engine in this build.
 func summarySolvers() []string {
 	if smt.Available {
-		return []string{"gini", "z3"}
+		return []string{"gini", "bdd", "z3"}
 	}
-	return []string{"gini"}
+	return []string{"gini", "bdd"}
 }

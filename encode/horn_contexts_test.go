@@ -106,9 +106,7 @@ thread void t1() begin assume(g); h := T; end`, 0, 1, false},
 					t.Fatalf("the derivation does not replay: %v", err)
 				}
 			case out.Status == solver.Unsat && !c.unsafe:
-				check := sat.New()
-				defer check.Close()
-				if err := h.System.CheckInterpretation(context.Background(), out.Interpretation, check); err != nil {
+				if err := h.System.CheckInterpretation(context.Background(), out.Interpretation, func() solver.Solver { return sat.New() }); err != nil {
 					t.Fatal(err)
 				}
 			default:

@@ -21,8 +21,12 @@ type HornResult struct {
 	Derivation     *chc.Derivation
 	Interpretation *chc.Interpretation
 	Reason         string
-	Levels         int // the levels the engine opened
+	Levels         int // the levels the engine opened (LeastModel: the relations' growths)
 	Stats          HornStats
+	// Order is LeastModel's variable of each input of the clauses'
+	// graph, for re-checking its interpretation on diagrams in the same
+	// order.
+	Order map[int]int
 }
 
 // HornStats count what a summary engine did.
@@ -37,6 +41,7 @@ func (s HornStats) String() string {
 // HornOptions bound a summary engine.
 type HornOptions struct {
 	MaxLevels int // 0: no bound
+	MaxNodes  int // LeastModel's bound on its diagrams' nodes (0: 1<<26)
 	NewSolver func() solver.Solver
 }
 

@@ -227,9 +227,7 @@ func checkHorn(ctx context.Context, sys *chc.System, res *HornResult, want solve
 		if res.Interpretation == nil {
 			return fmt.Errorf("unsat without an interpretation")
 		}
-		sv := sat.New()
-		defer sv.Close()
-		if err := sys.CheckInterpretation(ctx, res.Interpretation, sv); err != nil {
+		if err := sys.CheckInterpretation(ctx, res.Interpretation, func() solver.Solver { return sat.New() }); err != nil {
 			return fmt.Errorf("the interpretation does not hold: %v", err)
 		}
 	}
@@ -615,7 +613,11 @@ func TestSpacerSharedArguments(t *testing.T) {
 			defer cancel()
 			res := Spacer(ctx, s, giniOptions())
 			if err := checkHorn(context.Background(), s, res, tc.want); err != nil {
-				t.Fatalf("%v (%d levels, %s)", err, res.Levels, res.Stats)
+				t.Fatalf("spacer: %v (%d levels, %s)", err, res.Levels, res.Stats)
+			}
+			res = LeastModel(ctx, s, HornOptions{})
+			if err := checkHorn(context.Background(), s, res, tc.want); err != nil {
+				t.Fatalf("least model: %v", err)
 			}
 		})
 	}

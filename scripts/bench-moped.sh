@@ -4,7 +4,8 @@
 # among them) at 2 and 3 round-robin rounds: the explicit engine, BMC on the
 # eager and lazy sequentializations with gini and Z3, the summary engine
 # (the context encoding; the eager sequentialization where the program has
-# locks) with gini and Z3 (every call depth), and Moped 1.0.15 on our
+# locks) with gini (our Spacer), bdd (the least model on decision diagrams)
+# and Z3 (every call depth), and Moped 1.0.15 on our
 # eager and lazy sequential programs (bmc seq --for moped). Moped is run only
 # when it is installed (on the PATH, or named by MOPED); otherwise its
 # columns say so. Its build is described in docs/USAGE.md, "Comparing with
@@ -102,13 +103,13 @@ def cell(name):
     if v == "unknown":
         return f"{s:.2f} s unknown ({d.split(' (')[0]})"
     return "error"
-names = ["explicit", "bmc eager gini", "bmc lazy gini", "bmc eager z3", "bmc lazy z3", "summaries gini", "summaries z3", "moped eager", "moped lazy"]
+names = ["explicit", "bmc eager gini", "bmc lazy gini", "bmc eager z3", "bmc lazy z3", "summaries gini", "summaries bdd", "summaries z3", "moped eager", "moped lazy"]
 print(f"| {label} | {k} | " + " | ".join(cell(n) for n in names) + f" | {doc['verdict']} |")
 PY
 
 : > "$json"
-echo "| program | rounds | explicit | bmc eager gini | bmc lazy gini | bmc eager z3 | bmc lazy z3 | summaries gini | summaries z3 | Moped eager | Moped lazy | agree |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| program | rounds | explicit | bmc eager gini | bmc lazy gini | bmc eager z3 | bmc lazy z3 | summaries gini | summaries bdd | summaries z3 | Moped eager | Moped lazy | agree |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
   read -r prog threads <<<"$row"
   case "$prog" in *$only*) ;; *) continue ;; esac

@@ -358,7 +358,25 @@ var badInputCases = []badInputCase{
 		name: "unknown solver",
 		prog: "void main() begin skip; end",
 		args: []string{"check", "--solver", "foo", "{file}"},
-		sub:  `unknown solver "foo" (available: gini, z3)`,
+		sub:  `unknown solver "foo" (available: gini, z3, bdd)`,
+	},
+	{
+		name: "solver bdd for the bmc engine",
+		prog: "void main() begin skip; end",
+		args: []string{"check", "--engine", "bmc", "--solver", "bdd", "{file}"},
+		sub:  "bmc check: the solver bdd (decision diagrams) serves the summary engine only",
+	},
+	{
+		name: "solver bdd for livelocks",
+		prog: threadProg,
+		args: []string{"check", "--lasso", "1,1", "--solver", "bdd", "{file}"},
+		sub:  "the solver bdd (decision diagrams) serves the summary engine only",
+	},
+	{
+		name: "solver bdd for a pdr proof",
+		prog: "void main() begin skip; end",
+		args: []string{"prove", "--method", "pdr", "--solver", "bdd", "{file}"},
+		sub:  "bmc prove: the solver bdd (decision diagrams) serves the summary engine only",
 	},
 	{
 		name: "unknown engine",
@@ -370,7 +388,7 @@ var badInputCases = []badInputCase{
 		name: "unknown solver for the explicit engine",
 		prog: "void main() begin skip; end",
 		args: []string{"check", "--engine", "explicit", "--solver", "foo", "{file}"},
-		sub:  `bmc check: unknown solver "foo" (available: gini, z3)`,
+		sub:  `bmc check: unknown solver "foo" (available: gini, z3, bdd)`,
 	},
 	{
 		name: "solver for the explicit engine",

@@ -56,7 +56,7 @@ func TestCompare(t *testing.T) {
 				t.Errorf("%s: %s says %s (%s)", c.file, r.Engine, r.Verdict, r.Detail)
 			}
 		}
-		for _, e := range []string{"explicit", "bmc eager gini", "bmc lazy gini", "summaries contexts gini"} {
+		for _, e := range []string{"explicit", "bmc eager gini", "bmc lazy gini", "summaries contexts gini", "summaries contexts bdd"} {
 			if !engines[e] {
 				t.Errorf("%s: no run of %s in %+v", c.file, e, doc.Runs)
 			}

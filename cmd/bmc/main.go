@@ -323,7 +323,7 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), summaries (procedure summaries as Horn clauses: every call depth; concurrent programs through the eager or --seq lazy sequentialization), or auto (the plan races them: --verbose prints it)")
 	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (the plan's choice; with --engine bmc: eager, or direct where threads loop or recurse and --max-steps is not given)")
-	fl.StringVar(&f.solver, "solver", "gini", "solver for the bmc engine: gini or z3")
+	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3 (bmc and summary engines), bdd (summary engine only)")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -373,7 +373,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		return err
 	default:
 		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
-			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"), DepthStated: fl.Changed("depth"),
+			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"), DepthStated: fl.Changed("depth"), SolverStated: fl.Changed("solver"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction},
 			Cores: f.cores, Command: withoutTraceFlags(command)}

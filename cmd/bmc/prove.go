@@ -69,7 +69,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, summaries (every call depth), or auto (pdr, raced with the exhaustive search; for a recursive program the summaries too)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
-	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3")
+	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3; bdd (decision diagrams) for --method summaries")
 	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
@@ -151,7 +151,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
-			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth")}
+			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth"), SolverStated: cmd.Flags().Changed("solver")}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}

@@ -1,0 +1,587 @@
+package bdd
+
+import (
+	"errors"
+	"math"
+	"slices"
+)
+
+// Node is a node of a Manager's diagrams; False and True are the leaves.
+type Node int32
+
+const (
+	False Node = 0
+	True  Node = 1
+)
+
+// leafLevel is the level of the leaves, below every variable.
+const leafLevel = math.MaxInt32
+
+// ErrLimit is raised (as a panic, recovered by Manager.Run) when the
+// manager has MaxNodes nodes or Stop says so.
+var ErrLimit = errors.New("bdd: node limit")
+
+// ErrStopped is raised when Stop returns true.
+var ErrStopped = errors.New("bdd: stopped")
+
+type node struct {
+	level  int32
+	lo, hi Node
+}
+
+type cacheEntry struct {
+	op      int32
+	a, b, c Node
+	r       Node
+}
+
+// Manager holds reduced ordered diagrams over variables 0, 1, ...: a
+// variable is its level, 0 at the top.
+type Manager struct {
+	nodes  []node
+	unique []Node // open addressing; 0 is empty (leaves are never in it)
+	cache  []cacheEntry
+	sets   []varSet
+	// MaxNodes bounds the nodes (0: no bound); Stop, asked now and then
+	// while nodes are made, ends the work when it returns true.
+	MaxNodes int
+	Stop     func() bool
+}
+
+// varSet is a set of variables for quantification, with its deepest
+// level: below it nothing is quantified.
+type varSet struct {
+	in   []bool
+	last int32
+}
+
+// New returns a manager with no nodes but the leaves.
+func New() *Manager {
+	m := &Manager{nodes: []node{{leafLevel, 0, 0}, {leafLevel, 1, 1}}}
+	m.unique = make([]Node, 1<<16)
+	m.cache = make([]cacheEntry, 1<<16)
+	return m
+}
+
+// Run calls f and returns ErrLimit or ErrStopped if the manager ran out
+// of nodes or was stopped while f ran.
+func (m *Manager) Run(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && (e == ErrLimit || e == ErrStopped) {
+				err = e
+				return
+			}
+			panic(r)
+		}
+	}()
+	f()
+	return nil
+}
+
+// Nodes is the number of nodes made, leaves included.
+func (m *Manager) Nodes() int { return len(m.nodes) }
+
+// Var is the diagram of variable v.
+func (m *Manager) Var(v int) Node { return m.mk(int32(v), False, True) }
+
+// Level is the variable at n's top (leaves: -1).
+func (m *Manager) Level(n Node) int {
+	if n <= True {
+		return -1
+	}
+	return int(m.nodes[n].level)
+}
+
+// Branches are n's children: where its top variable is false and true.
+func (m *Manager) Branches(n Node) (lo, hi Node) { return m.nodes[n].lo, m.nodes[n].hi }
+
+func hash3(a, b, c int32) uint32 {
+	h := uint32(a)*0x9e3779b1 ^ uint32(b)*0x85ebca77 ^ uint32(c)*0xc2b2ae3d
+	return h ^ h>>15
+}
+
+func (m *Manager) mk(level int32, lo, hi Node) Node {
+	if lo == hi {
+		return lo
+	}
+	mask := uint32(len(m.unique) - 1)
+	for i := hash3(level, int32(lo), int32(hi)) & mask; ; i = (i + 1) & mask {
+		n := m.unique[i]
+		if n == 0 {
+			break
+		}
+		if x := m.nodes[n]; x.level == level && x.lo == lo && x.hi == hi {
+			return n
+		}
+	}
+	if m.MaxNodes > 0 && len(m.nodes) >= m.MaxNodes {
+		panic(ErrLimit)
+	}
+	if len(m.nodes)&0xffff == 0 && m.Stop != nil && m.Stop() {
+		panic(ErrStopped)
+	}
+	n := Node(len(m.nodes))
+	m.nodes = append(m.nodes, node{level, lo, hi})
+	if 2*len(m.nodes) > len(m.unique) {
+		m.grow()
+	} else {
+		m.insert(n)
+	}
+	return n
+}
+
+func (m *Manager) insert(n Node) {
+	mask := uint32(len(m.unique) - 1)
+	x := m.nodes[n]
+	i := hash3(x.level, int32(x.lo), int32(x.hi)) & mask
+	for m.unique[i] != 0 {
+		i = (i + 1) & mask
+	}
+	m.unique[i] = n
+}
+
+// grow doubles the unique table (rehashing every node) and the cache.
+func (m *Manager) grow() {
+	m.unique = make([]Node, 2*len(m.unique))
+	for n := 2; n < len(m.nodes); n++ {
+		m.insert(Node(n))
+	}
+	if len(m.cache) < 1<<24 {
+		m.cache = make([]cacheEntry, 2*len(m.cache))
+	}
+}
+
+const (
+	opAnd int32 = iota + 1
+	opOr
+	opXor
+	opNot
+	opIte
+	opExists
+	opAndExists
+)
+
+func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
+	i := (hash3(int32(a), int32(b), int32(c)) ^ uint32(op)*0x27d4eb2f) & uint32(len(m.cache)-1)
+	e := m.cache[i]
+	return e.r, e.op == op && e.a == a && e.b == b && e.c == c, i
+}
+
+func (m *Manager) store(i uint32, op int32, a, b, c, r Node) {
+	m.cache[i] = cacheEntry{op, a, b, c, r}
+}
+
+func (m *Manager) level(n Node) int32 { return m.nodes[n].level }
+
+// cofactors are n's branches at level l (n itself on both when its top
+// is below l).
+func (m *Manager) cofactors(n Node, l int32) (Node, Node) {
+	x := m.nodes[n]
+	if x.level != l {
+		return n, n
+	}
+	return x.lo, x.hi
+}
+
+// Not is the negation of a.
+func (m *Manager) Not(a Node) Node {
+	switch a {
+	case False:
+		return True
+	case True:
+		return False
+	}
+	r, ok, i := m.lookup(opNot, a, 0, 0)
+	if ok {
+		return r
+	}
+	x := m.nodes[a]
+	r = m.mk(x.level, m.Not(x.lo), m.Not(x.hi))
+	m.store(i, opNot, a, 0, 0, r)
+	return r
+}
+
+// And is a and b.
+func (m *Manager) And(a, b Node) Node { return m.binary(opAnd, a, b) }
+
+// Or is a or b.
+func (m *Manager) Or(a, b Node) Node { return m.binary(opOr, a, b) }
+
+// Xor is a xor b.
+func (m *Manager) Xor(a, b Node) Node { return m.binary(opXor, a, b) }
+
+// binary applies a symmetric operation by Shannon expansion on the top
+// variable of a and b.
+func (m *Manager) binary(op int32, a, b Node) Node {
+	if r, ok := m.leaf(op, a, b); ok {
+		return r
+	}
+	if a > b {
+		a, b = b, a
+	}
+	r, ok, i := m.lookup(op, a, b, 0)
+	if ok {
+		return r
+	}
+	l := min(m.level(a), m.level(b))
+	a0, a1 := m.cofactors(a, l)
+	b0, b1 := m.cofactors(b, l)
+	r = m.mk(l, m.binary(op, a0, b0), m.binary(op, a1, b1))
+	m.store(i, op, a, b, 0, r)
+	return r
+}
+
+// leaf is op's result where a leaf or equal operands decide it.
+func (m *Manager) leaf(op int32, a, b Node) (Node, bool) {
+	switch op {
+	case opAnd:
+		switch {
+		case a == False || b == False:
+			return False, true
+		case a == True:
+			return b, true
+		case b == True || a == b:
+			return a, true
+		}
+	case opOr:
+		switch {
+		case a == True || b == True:
+			return True, true
+		case a == False:
+			return b, true
+		case b == False || a == b:
+			return a, true
+		}
+	default:
+		switch {
+		case a == b:
+			return False, true
+		case a == False:
+			return b, true
+		case b == False:
+			return a, true
+		case a == True:
+			return m.Not(b), true
+		case b == True:
+			return m.Not(a), true
+		}
+	}
+	return 0, false
+}
+
+// Iff is a if and only if b.
+func (m *Manager) Iff(a, b Node) Node { return m.Not(m.Xor(a, b)) }
+
+// Ite is if f then g else h.
+func (m *Manager) Ite(f, g, h Node) Node {
+	switch {
+	case f == True || g == h:
+		return g
+	case f == False:
+		return h
+	case g == True && h == False:
+		return f
+	case g == False && h == True:
+		return m.Not(f)
+	case g == True:
+		return m.Or(f, h)
+	case h == False:
+		return m.And(f, g)
+	}
+	r, ok, i := m.lookup(opIte, f, g, h)
+	if ok {
+		return r
+	}
+	l := min(m.level(f), m.level(g), m.level(h))
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := m.cofactors(g, l)
+	h0, h1 := m.cofactors(h, l)
+	r = m.mk(l, m.Ite(f0, g0, h0), m.Ite(f1, g1, h1))
+	m.store(i, opIte, f, g, h, r)
+	return r
+}
+
+// Set is a registered set of variables to quantify.
+type Set int32
+
+// NewSet registers the set of variables vs.
+func (m *Manager) NewSet(vs []int) Set {
+	s := varSet{last: -1}
+	for _, v := range vs {
+		for len(s.in) <= v {
+			s.in = append(s.in, false)
+		}
+		s.in[v] = true
+		s.last = max(s.last, int32(v))
+	}
+	m.sets = append(m.sets, s)
+	return Set(len(m.sets) - 1)
+}
+
+func (m *Manager) quantified(s *varSet, l int32) bool { return int(l) < len(s.in) && s.in[l] }
+
+// Exists is f with the variables of s quantified existentially.
+func (m *Manager) Exists(f Node, s Set) Node {
+	vs := &m.sets[s]
+	if f <= True || m.level(f) > vs.last {
+		return f
+	}
+	r, ok, i := m.lookup(opExists, f, Node(s), 0)
+	if ok {
+		return r
+	}
+	x := m.nodes[f]
+	lo := m.Exists(x.lo, s)
+	if m.quantified(vs, x.level) {
+		if lo == True {
+			r = True
+		} else {
+			r = m.Or(lo, m.Exists(x.hi, s))
+		}
+	} else {
+		r = m.mk(x.level, lo, m.Exists(x.hi, s))
+	}
+	m.store(i, opExists, f, Node(s), 0, r)
+	return r
+}
+
+// AndExists is (exists s: f and g), without building f and g.
+func (m *Manager) AndExists(f, g Node, s Set) Node {
+	switch {
+	case f == False || g == False:
+		return False
+	case f == True:
+		return m.Exists(g, s)
+	case g == True || f == g:
+		return m.Exists(f, s)
+	}
+	vs := &m.sets[s]
+	if f > g {
+		f, g = g, f
+	}
+	l := min(m.level(f), m.level(g))
+	if l > vs.last {
+		return m.And(f, g)
+	}
+	r, ok, i := m.lookup(opAndExists, f, g, Node(s))
+	if ok {
+		return r
+	}
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := m.cofactors(g, l)
+	lo := m.AndExists(f0, g0, s)
+	if m.quantified(vs, l) {
+		if lo == True {
+			r = True
+		} else {
+			r = m.Or(lo, m.AndExists(f1, g1, s))
+		}
+	} else {
+		r = m.mk(l, lo, m.AndExists(f1, g1, s))
+	}
+	m.store(i, opAndExists, f, g, Node(s), r)
+	return r
+}
+
+// Compose is f with each variable v that sub maps replaced by the
+// diagram sub[v] (a simultaneous substitution).
+func (m *Manager) Compose(f Node, sub map[int]Node) Node {
+	if ren, ok := m.renaming(sub); ok {
+		if r, ok := m.rename(f, ren); ok {
+			return r
+		}
+	}
+	memo := map[Node]Node{}
+	var rec func(n Node) Node
+	rec = func(n Node) Node {
+		if n <= True {
+			return n
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		x := m.nodes[n]
+		v, ok := sub[int(x.level)]
+		if !ok {
+			v = m.mk(x.level, False, True)
+		}
+		r := m.Ite(v, rec(x.hi), rec(x.lo))
+		memo[n] = r
+		return r
+	}
+	return rec(f)
+}
+
+// renaming is sub as a map of variables to variables when it is one and
+// keeps their order, so that renaming needs no reordering.
+func (m *Manager) renaming(sub map[int]Node) (map[int32]int32, bool) {
+	type pair struct{ from, to int32 }
+	ps := make([]pair, 0, len(sub))
+	for v, n := range sub {
+		if n <= True {
+			return nil, false
+		}
+		x := m.nodes[n]
+		if x.lo != False || x.hi != True {
+			return nil, false
+		}
+		ps = append(ps, pair{int32(v), x.level})
+	}
+	slices.SortFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
+	out := make(map[int32]int32, len(ps))
+	for i, p := range ps {
+		if i > 0 && ps[i-1].to >= p.to {
+			return nil, false
+		}
+		out[p.from] = p.to
+	}
+	return out, true
+}
+
+// rename is f with its variables renamed by an order-keeping ren, if
+// ren renames every variable of f (else a variable left alone could
+// end up out of order).
+func (m *Manager) rename(f Node, ren map[int32]int32) (Node, bool) {
+	memo := map[Node]Node{}
+	whole := true
+	var rec func(n Node) Node
+	rec = func(n Node) Node {
+		if n <= True || !whole {
+			return n
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		x := m.nodes[n]
+		l, ok := ren[x.level]
+		if !ok {
+			whole = false
+			return n
+		}
+		r := m.mk(l, rec(x.lo), rec(x.hi))
+		memo[n] = r
+		return r
+	}
+	r := rec(f)
+	return r, whole
+}
+
+// Restrict is f with the variables of vals fixed to their values.
+func (m *Manager) Restrict(f Node, vals map[int]bool) Node {
+	memo := map[Node]Node{}
+	var rec func(n Node) Node
+	rec = func(n Node) Node {
+		if n <= True {
+			return n
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		x := m.nodes[n]
+		var r Node
+		if b, ok := vals[int(x.level)]; ok {
+			if b {
+				r = rec(x.hi)
+			} else {
+				r = rec(x.lo)
+			}
+		} else {
+			r = m.mk(x.level, rec(x.lo), rec(x.hi))
+		}
+		memo[n] = r
+		return r
+	}
+	return rec(f)
+}
+
+// Eval is f's value under vals (variables not in it: false).
+func (m *Manager) Eval(f Node, vals map[int]bool) bool {
+	for f > True {
+		x := m.nodes[f]
+		if vals[int(x.level)] {
+			f = x.hi
+		} else {
+			f = x.lo
+		}
+	}
+	return f == True
+}
+
+// Witness is one assignment that makes f true, as the values of the
+// variables on one path (f must not be False); other variables are free.
+func (m *Manager) Witness(f Node) map[int]bool {
+	out := map[int]bool{}
+	for f > True {
+		x := m.nodes[f]
+		if x.lo != False {
+			out[int(x.level)] = false
+			f = x.lo
+		} else {
+			out[int(x.level)] = true
+			f = x.hi
+		}
+	}
+	return out
+}
+
+// Size is the number of nodes of f, leaves excluded.
+func (m *Manager) Size(f Node) int {
+	seen := map[Node]bool{}
+	stack := []Node{f}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if n <= True || seen[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, m.nodes[n].lo, m.nodes[n].hi)
+	}
+	return len(seen)
+}
+
+// GC keeps only the nodes reachable from roots, renumbering them, and
+// updates each root; every node the caller still holds must be among
+// them. The operation cache is emptied.
+func (m *Manager) GC(roots []*Node) {
+	live := make([]bool, len(m.nodes))
+	live[False], live[True] = true, true
+	var stack []Node
+	for _, r := range roots {
+		stack = append(stack, *r)
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if live[n] {
+			continue
+		}
+		live[n] = true
+		stack = append(stack, m.nodes[n].lo, m.nodes[n].hi)
+	}
+	// A node's children are older than it, so compacting in place, in
+	// order, renumbers them first.
+	renum := make([]Node, len(m.nodes))
+	renum[True] = True
+	kept := 2
+	for i := 2; i < len(m.nodes); i++ {
+		if !live[i] {
+			continue
+		}
+		x := m.nodes[i]
+		x.lo, x.hi = renum[x.lo], renum[x.hi]
+		m.nodes[kept] = x
+		renum[i] = Node(kept)
+		kept++
+	}
+	m.nodes = m.nodes[:kept]
+	clear(m.unique)
+	for n := 2; n < kept; n++ {
+		m.insert(Node(n))
+	}
+	clear(m.cache)
+	for _, r := range roots {
+		*r = renum[*r]
+	}
+}

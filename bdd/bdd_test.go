@@ -1,0 +1,232 @@
+package bdd
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+const nvars = 6
+
+// table is a function of nvars variables as its truth table: bit a is
+// its value under assignment a (bit v of a: variable v).
+type table uint64
+
+func (m *Manager) table(f Node) table {
+	var t table
+	for a := range 1 << nvars {
+		vals := map[int]bool{}
+		for v := range nvars {
+			vals[v] = a>>v&1 == 1
+		}
+		if m.Eval(f, vals) {
+			t |= 1 << a
+		}
+	}
+	return t
+}
+
+func varTable(v int) table {
+	var t table
+	for a := range 1 << nvars {
+		if a>>v&1 == 1 {
+			t |= 1 << a
+		}
+	}
+	return t
+}
+
+const all = table(1<<(1<<nvars) - 1)
+
+// existsTable quantifies the variables of set out of t.
+func existsTable(t table, set []int) table {
+	for _, v := range set {
+		var out table
+		for a := range 1 << nvars {
+			if t>>a&1 == 1 {
+				out |= 1<<a | 1<<(a^1<<v)
+			}
+		}
+		t = out
+	}
+	return t
+}
+
+// randomFunc builds a random function of the variables, and its table.
+func randomFunc(m *Manager, r *rand.Rand, size int) (Node, table) {
+	type fn struct {
+		n Node
+		t table
+	}
+	pool := []fn{{False, 0}, {True, all}}
+	for v := range nvars {
+		pool = append(pool, fn{m.Var(v), varTable(v)})
+	}
+	for range size {
+		a, b := pool[r.IntN(len(pool))], pool[r.IntN(len(pool))]
+		switch r.IntN(4) {
+		case 0:
+			pool = append(pool, fn{m.And(a.n, b.n), a.t & b.t})
+		case 1:
+			pool = append(pool, fn{m.Or(a.n, b.n), a.t | b.t})
+		case 2:
+			pool = append(pool, fn{m.Xor(a.n, b.n), a.t ^ b.t})
+		default:
+			pool = append(pool, fn{m.Not(a.n), ^a.t & all})
+		}
+	}
+	f := pool[len(pool)-1]
+	return f.n, f.t
+}
+
+func TestOperations(t *testing.T) {
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		m := New()
+		f, ft := randomFunc(m, r, 12)
+		g, gt := randomFunc(m, r, 12)
+		h, ht := randomFunc(m, r, 12)
+		if got := m.table(f); got != ft {
+			t.Fatalf("seed %d: built %x, want %x", seed, got, ft)
+		}
+		var set []int
+		for v := range nvars {
+			if r.IntN(2) == 0 {
+				set = append(set, v)
+			}
+		}
+		s := m.NewSet(set)
+		checks := []struct {
+			name string
+			got  Node
+			want table
+		}{
+			{"and", m.And(f, g), ft & gt},
+			{"or", m.Or(f, g), ft | gt},
+			{"xor", m.Xor(f, g), ft ^ gt},
+			{"iff", m.Iff(f, g), ^(ft ^ gt) & all},
+			{"ite", m.Ite(f, g, h), ft&gt | ^ft&ht},
+			{"exists", m.Exists(f, s), existsTable(ft, set)},
+			{"and-exists", m.AndExists(f, g, s), existsTable(ft&gt, set)},
+		}
+		for _, c := range checks {
+			if got := m.table(c.got); got != c.want {
+				t.Errorf("seed %d: %s: %x, want %x", seed, c.name, got, c.want)
+			}
+		}
+		// Restrict, Witness and the reduction: equal functions are one node.
+		fix := map[int]bool{0: true, 3: false}
+		rt := m.table(m.Restrict(f, fix))
+		for a := range 1 << nvars {
+			b := a | 1
+			b &^= 1 << 3
+			if rt>>a&1 != ft>>b&1 {
+				t.Fatalf("seed %d: restrict differs at %b", seed, a)
+			}
+		}
+		if f != False && !m.Eval(f, m.Witness(f)) {
+			t.Errorf("seed %d: the witness does not satisfy f", seed)
+		}
+		if m.Or(m.And(f, g), m.And(f, m.Not(g))) != f {
+			t.Errorf("seed %d: f and g or f and not g is not the node f", seed)
+		}
+	}
+}
+
+func TestCompose(t *testing.T) {
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 8))
+		m := New()
+		f, ft := randomFunc(m, r, 10)
+		sub := map[int]Node{}
+		subT := map[int]table{}
+		switch seed % 3 {
+		case 0: // functions
+			for v := range nvars {
+				if r.IntN(2) == 0 {
+					sub[v], subT[v] = randomFunc(m, r, 6)
+				}
+			}
+		case 1: // a renaming that keeps the order: 0..2 to 3..5
+			for v := range 3 {
+				sub[v], subT[v] = m.Var(v+3), varTable(v+3)
+			}
+		default: // a renaming that swaps
+			sub[0], subT[0] = m.Var(5), varTable(5)
+			sub[5], subT[5] = m.Var(0), varTable(0)
+		}
+		var want table
+		for a := range 1 << nvars {
+			b := a
+			for v, st := range subT {
+				b &^= 1 << v
+				if st>>a&1 == 1 {
+					b |= 1 << v
+				}
+			}
+			if ft>>b&1 == 1 {
+				want |= 1 << a
+			}
+		}
+		if got := m.table(m.Compose(f, sub)); got != want {
+			t.Errorf("seed %d: compose %x, want %x", seed, got, want)
+		}
+	}
+}
+
+func TestGC(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 9))
+	m := New()
+	var keep []Node
+	var tables []table
+	for i := range 50 {
+		f, ft := randomFunc(m, r, 20)
+		if i%5 == 0 {
+			keep, tables = append(keep, f), append(tables, ft)
+		}
+	}
+	before := m.Nodes()
+	roots := make([]*Node, len(keep))
+	for i := range keep {
+		roots[i] = &keep[i]
+	}
+	m.GC(roots)
+	if m.Nodes() >= before {
+		t.Errorf("GC kept %d of %d nodes", m.Nodes(), before)
+	}
+	for i, f := range keep {
+		if got := m.table(f); got != tables[i] {
+			t.Errorf("root %d: %x after GC, want %x", i, got, tables[i])
+		}
+	}
+	// The unique table still finds the kept nodes.
+	for i, f := range keep {
+		lo, hi := m.Branches(f)
+		if f > True && m.mk(int32(m.Level(f)), lo, hi) != f {
+			t.Errorf("root %d is made anew after GC", i)
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	m := New()
+	m.MaxNodes = 40
+	err := m.Run(func() {
+		r := rand.New(rand.NewPCG(2, 9))
+		for range 100 {
+			randomFunc(m, r, 30)
+		}
+	})
+	if err != ErrLimit {
+		t.Errorf("Run gives %v, want the node limit", err)
+	}
+	m = New()
+	m.Stop = func() bool { return true }
+	err = m.Run(func() {
+		for v := range 1 << 17 {
+			m.Var(v)
+		}
+	})
+	if err != ErrStopped {
+		t.Errorf("Run gives %v, want stopped", err)
+	}
+}
