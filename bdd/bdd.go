@@ -392,6 +392,18 @@ func (m *Manager) Compose(f Node, sub map[int]Node) Node {
 			return r
 		}
 	}
+	return m.rebuild(f, func(l int32, lo, hi func() Node) Node {
+		v, ok := sub[int(l)]
+		if !ok {
+			v = m.mk(l, False, True)
+		}
+		return m.Ite(v, hi(), lo())
+	})
+}
+
+// rebuild maps f's nodes bottom-up, each once: at makes a node's image
+// from its variable and its children's images (computed when called).
+func (m *Manager) rebuild(f Node, at func(l int32, lo, hi func() Node) Node) Node {
 	memo := map[Node]Node{}
 	var rec func(n Node) Node
 	rec = func(n Node) Node {
@@ -402,11 +414,7 @@ func (m *Manager) Compose(f Node, sub map[int]Node) Node {
 			return r
 		}
 		x := m.nodes[n]
-		v, ok := sub[int(x.level)]
-		if !ok {
-			v = m.mk(x.level, False, True)
-		}
-		r := m.Ite(v, rec(x.hi), rec(x.lo))
+		r := at(x.level, func() Node { return rec(x.lo) }, func() Node { return rec(x.hi) })
 		memo[n] = r
 		return r
 	}
@@ -443,56 +451,30 @@ func (m *Manager) renaming(sub map[int]Node) (map[int32]int32, bool) {
 // ren renames every variable of f (else a variable left alone could
 // end up out of order).
 func (m *Manager) rename(f Node, ren map[int32]int32) (Node, bool) {
-	memo := map[Node]Node{}
 	whole := true
-	var rec func(n Node) Node
-	rec = func(n Node) Node {
-		if n <= True || !whole {
-			return n
-		}
-		if r, ok := memo[n]; ok {
-			return r
-		}
-		x := m.nodes[n]
-		l, ok := ren[x.level]
-		if !ok {
+	r := m.rebuild(f, func(l int32, lo, hi func() Node) Node {
+		to, ok := ren[l]
+		if !ok || !whole {
 			whole = false
-			return n
+			return False
 		}
-		r := m.mk(l, rec(x.lo), rec(x.hi))
-		memo[n] = r
-		return r
-	}
-	r := rec(f)
+		return m.mk(to, lo(), hi())
+	})
 	return r, whole
 }
 
 // Restrict is f with the variables of vals fixed to their values.
 func (m *Manager) Restrict(f Node, vals map[int]bool) Node {
-	memo := map[Node]Node{}
-	var rec func(n Node) Node
-	rec = func(n Node) Node {
-		if n <= True {
-			return n
+	return m.rebuild(f, func(l int32, lo, hi func() Node) Node {
+		b, ok := vals[int(l)]
+		switch {
+		case !ok:
+			return m.mk(l, lo(), hi())
+		case b:
+			return hi()
 		}
-		if r, ok := memo[n]; ok {
-			return r
-		}
-		x := m.nodes[n]
-		var r Node
-		if b, ok := vals[int(x.level)]; ok {
-			if b {
-				r = rec(x.hi)
-			} else {
-				r = rec(x.lo)
-			}
-		} else {
-			r = m.mk(x.level, rec(x.lo), rec(x.hi))
-		}
-		memo[n] = r
-		return r
-	}
-	return rec(f)
+		return lo()
+	})
 }
 
 // Eval is f's value under vals (variables not in it: false).
