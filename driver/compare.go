@@ -90,7 +90,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", method, solver), "bmc", method, solver))
 		}
 	}
-	method := summaryMethod(p)
+	method := summaryMethod
 	for _, solver := range append(solvers, "bdd") {
 		jobs = append(jobs, ours("summaries "+method+" "+solver, "summaries", method, solver))
 	}

@@ -96,7 +96,7 @@ func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*c
 	case !bounded:
 		return nil, &UsageError{"--chc needs a bound for a concurrent program: -k K or --switches N"}
 	case m == "":
-		m = summaryMethod(p)
+		m = summaryMethod
 	case m == "direct":
 		return nil, &UsageError{"--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
 	}

@@ -302,7 +302,7 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		bd, _ := contextBound(o.Bounds)
 		method = pin.seq
 		if method == "" {
-			method = summaryMethod(p)
+			method = summaryMethod
 		}
 		switch {
 		case !bounded && pinned:
@@ -312,15 +312,13 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		case !bounded:
 			return nil
 		}
-		if method == "contexts" {
-			if len(p.Locks) > 0 {
-				return &UsageError{fmt.Sprintf("the context encoding (--seq contexts) does not encode locks (%s); use --seq eager", p.Locks[0].Name)}
+		if method != "contexts" {
+			if err := concurrentFits(context.Background(), p, method, bd, o.Bounds.Depth); err != nil {
+				if pinned {
+					return &UsageError{err.Error()}
+				}
+				return nil
 			}
-		} else if err := concurrentFits(context.Background(), p, method, bd, o.Bounds.Depth); err != nil {
-			if pinned {
-				return &UsageError{err.Error()}
-			}
-			return nil
 		}
 		pl.Question = fmt.Sprintf("a violation within %s, any call depth", bd)
 	} else {
@@ -336,8 +334,8 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		// lemmas win where few cubes separate the reachable atoms,
 		// decision diagrams where the relations are large but regular
 		// (docs/BENCHMARKS.md, "The least model on decision diagrams").
-		// Not on the eager program (locks), whose guessed copies make
-		// the diagrams large: they would only take a core from the
+		// Not on the eager or lazy program (--seq), whose guessed copies
+		// make the diagrams large: they would only take a core from the
 		// engines after them.
 		solvers = append(solvers, "bdd")
 	}
@@ -355,14 +353,8 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 // program when the user names none: the context encoding
 // (docs/BENCHMARKS.md, "Summaries": up to 20 times faster than the
 // eager program's clauses on the examples, as fast where it gains
-// least), or the eager
-// sequentialization for a program with locks, which it does not encode.
-func summaryMethod(p *ir.Program) string {
-	if len(p.Locks) == 0 {
-		return "contexts"
-	}
-	return "eager"
-}
+// least; it encodes locks too).
+const summaryMethod = "contexts"
 
 // addConcurrent adds BMC on the sequentialization named method (eager,
 // lazy, or the direct interleaving product).

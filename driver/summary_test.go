@@ -59,7 +59,7 @@ func TestDifferentialSummaries(t *testing.T) {
 
 // TestDifferentialContexts checks the context encoding (--seq contexts)
 // on random concurrent programs (helpers, recursion, loops, atomic
-// sections, assume/assert; no locks, which it does not encode) within 1
+// sections, locks on half of them, assume/assert) within 1
 // to 3 rounds or 0 to 3 switches against the explicit search with 64
 // frames: a violation it finds replays (checkSummaries checks that
 // itself) and is the explicit search's, and a program it proves safe
@@ -73,7 +73,7 @@ func TestDifferentialContexts(t *testing.T) {
 	counts := map[string]int{}
 	for seed := int64(1); seed <= int64(programs); seed++ {
 		cfg := progen.DefaultConfig()
-		cfg.Threads, cfg.Stmts, cfg.Locks = 2+int(seed%2), 4, 0
+		cfg.Threads, cfg.Stmts, cfg.Locks = 2+int(seed%2), 4, int(seed/2%2)
 		cfg.Recursive = seed%3 == 0
 		cfg.ShortLoops = seed%4 == 0
 		src := progen.Generate(seed, cfg)

@@ -19,8 +19,12 @@ type env struct {
 	// others says, per lock, that another thread holds it; nil in a
 	// sequential program, where no other thread exists.
 	others []ts.Lit
-	atomic ts.Lit // the running thread is in an atomic section (direct encoding only)
-	feas   ts.Lit // the step so far can be taken
+	// heldShared: the last len(locks) globals say, per lock, that any
+	// thread holds it (the context encoding keeps that in the shared
+	// state, which the other threads see), kept up to date here.
+	heldShared bool
+	atomic     ts.Lit // the running thread is in an atomic section (direct encoding only)
+	feas       ts.Lit // the step so far can be taken
 }
 
 func (v *env) clone() *env {
@@ -148,6 +152,14 @@ func (v *env) held(i int) ts.Lit {
 	return v.sys.Or(v.locks[i], v.others[i])
 }
 
+// setLock sets whether the running thread holds lock i.
+func (v *env) setLock(i int, mine ts.Lit) {
+	v.locks[i] = mine
+	if v.heldShared {
+		v.globals[len(v.globals)-len(v.locks)+i] = v.held(i)
+	}
+}
+
 // mark applies e's atomic mark to the running thread's atomic mode.
 func (v *env) mark(e *ir.Edge) {
 	switch e.Atomic {
@@ -192,18 +204,18 @@ func (v *env) exec(e *ir.Edge) (bad ts.Lit) {
 		}
 	case ir.Acquire:
 		v.assume(v.held(e.Lock.Index).Not())
-		v.locks[e.Lock.Index] = ts.True
+		v.setLock(e.Lock.Index, ts.True)
 	case ir.Release:
 		mine := v.locks[e.Lock.Index]
 		bad = s.And(v.feas, mine.Not())
 		v.assume(mine)
-		v.locks[e.Lock.Index] = ts.False
+		v.setLock(e.Lock.Index, ts.False)
 	case ir.TryAcquire:
 		free := v.held(e.Lock.Index).Not()
 		if t := e.Targets[0]; t != nil {
 			v.write(t, free)
 		}
-		v.locks[e.Lock.Index] = s.Or(v.locks[e.Lock.Index], free)
+		v.setLock(e.Lock.Index, s.Or(v.locks[e.Lock.Index], free))
 	default:
 		panic(fmt.Sprintf("encode: %v edge inside a block", e.Kind))
 	}

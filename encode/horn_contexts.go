@@ -41,7 +41,9 @@ import (
 // cut points (entries, loop heads, the points after calls, and the
 // switch points: where a context may end, after steps that touch shared
 // state, as package seq offers them) a clause covers a large block, as
-// in Horn. Locks are not encoded (NewContexts refuses them).
+// in Horn. A lock is shared state (held by any thread: after the
+// globals, in every history copy) and the thread's own (held by it:
+// carried through its frames like a global, S's last bits).
 type Contexts struct {
 	System       *chc.System
 	Threads      []string // instance names, as in traces (adder#2)
@@ -50,7 +52,8 @@ type Contexts struct {
 	n, C         int
 	tb           int        // bits of a thread's index in the schedule (switches)
 	entries      []*ir.Proc // per instance, its thread procedure
-	ng           int        // globals
+	ng           int        // shared bits: globals, then per lock whether any thread holds it
+	nl           int        // locks
 	called       map[*ir.Proc]bool
 	cuts         map[*ir.Proc]map[int]bool
 	switchPoints map[*ir.Proc]map[int]bool
@@ -119,8 +122,6 @@ func NewContexts(ctx context.Context, p *ir.Program, rounds, switches int) (h *C
 		return nil, err
 	case n == 0:
 		return nil, fmt.Errorf("the program has no threads")
-	case len(p.Locks) > 0:
-		return nil, fmt.Errorf("the context encoding does not encode locks (%s)", p.Locks[0].Name)
 	}
 	for _, e := range p.Edges {
 		switch {
@@ -136,6 +137,11 @@ func NewContexts(ctx context.Context, p *ir.Program, rounds, switches int) (h *C
 		called: map[*ir.Proc]bool{}, cuts: map[*ir.Proc]map[int]bool{}, switchPoints: map[*ir.Proc]map[int]bool{},
 		runs: map[int]map[*ir.Proc]bool{}, at: map[ctxAt]*chc.Pred{}, call: map[ctxCall]*chc.Pred{},
 		sum: map[ctxSum]*chc.Pred{}, done: map[[2]int]*chc.Pred{}, entered: map[ctxAt]bool{}, kinds: map[*chc.Clause]*ctxClause{}}
+	// A lock's holder is in two places: whether any thread holds it is
+	// shared state (after the globals, in every copy of the history), and
+	// whether this thread does is the thread's own, carried through its
+	// frames like a global that no other thread sees.
+	h.ng, h.nl = len(p.Globals)+len(p.Locks), len(p.Locks)
 	if rounds < 1 {
 		h.C, h.tb = switches+1, max(1, width(n))
 	}
@@ -259,8 +265,8 @@ func (h *Contexts) instName(i int) string {
 func (h *Contexts) historyNames(s, t int) []string {
 	var out []string
 	for c := 0; c <= s; c++ {
-		for _, g := range h.prog.Globals {
-			out = append(out, fmt.Sprintf("G%d.%s", c, g.Name))
+		for _, g := range h.sharedNames("")[:h.ng] {
+			out = append(out, fmt.Sprintf("G%d.%s", c, g))
 		}
 	}
 	for c := 0; c < t; c++ {
@@ -309,12 +315,21 @@ func (h *Contexts) constThread(i int) []ts.Lit {
 	return out
 }
 
+// sharedNames names a frame's state beyond its locals: the shared bits,
+// the atomic mode and the locks the thread holds.
 func (h *Contexts) sharedNames(pre string) []string {
 	var out []string
 	for _, g := range h.prog.Globals {
 		out = append(out, pre+g.Name)
 	}
-	return append(out, pre+"atomic")
+	for _, l := range h.prog.Locks {
+		out = append(out, pre+"lock "+l.Name)
+	}
+	out = append(out, pre+"atomic")
+	for _, l := range h.prog.Locks {
+		out = append(out, pre+"owns "+l.Name)
+	}
+	return out
 }
 
 func paramNames(pr *ir.Proc) []string {
@@ -437,10 +452,11 @@ type frameState struct {
 func (h *Contexts) newFrame(pr *ir.Proc) frameState {
 	sys := h.System.AIG
 	f := frameState{
-		entry: inputs(sys, h.ng+1+pr.Params, "entry"),
+		entry: inputs(sys, h.ng+1+h.nl+pr.Params, "entry"),
 		hist:  h.newHistory(h.C),
 	}
-	f.st = hstate{globals: inputs(sys, h.ng, "shared"), atomic: sys.NewInput("atomic"), locals: inputs(sys, len(pr.Locals), "local")}
+	f.st = hstate{globals: inputs(sys, h.ng, "shared"), atomic: sys.NewInput("atomic"), locks: inputs(sys, h.nl, "owns"),
+		locals: inputs(sys, len(pr.Locals), "local")}
 	return f
 }
 
@@ -452,7 +468,7 @@ func (h *Contexts) atom(key ctxAt, f frameState, st hstate) *chc.Atom {
 	}
 	args = append(args, h.histAt(f.hist, key.ctx)...)
 	args = append(append(args, st.globals...), st.atomic)
-	args = append(args, st.locals...)
+	args = append(append(args, st.locks...), st.locals...)
 	return &chc.Atom{Pred: h.atPred(key), Args: args}
 }
 
@@ -463,8 +479,39 @@ func (h *Contexts) add(head *chc.Atom, body []chc.Atom, cons ts.Lit, name string
 }
 
 func (h *Contexts) frameEnv(pr *ir.Proc, st hstate, pool *[]ts.Lit) *env {
-	return &env{sys: h.System.AIG, pool: pool, used: len(*pool), proc: pr, feas: ts.True,
+	v := &env{sys: h.System.AIG, pool: pool, used: len(*pool), proc: pr, feas: ts.True,
 		globals: slices.Clone(st.globals), locals: slices.Clone(st.locals), atomic: st.atomic}
+	if h.nl > 0 && len(st.globals) == h.ng {
+		h.setLocks(v, st.locks)
+	}
+	return v
+}
+
+// setLocks gives v the locks the thread holds (none: nil) and those the
+// others hold: held by any thread (the shared bits), but not by it.
+func (h *Contexts) setLocks(v *env, owns []ts.Lit) {
+	if h.nl == 0 {
+		return
+	}
+	if owns == nil {
+		owns = make([]ts.Lit, h.nl)
+		for i := range owns {
+			owns[i] = ts.False
+		}
+	}
+	v.locks, v.others, v.heldShared = slices.Clone(owns), make([]ts.Lit, h.nl), true
+	for i, mine := range owns {
+		v.others[i] = h.System.AIG.And(v.globals[h.ng-h.nl+i], mine.Not())
+	}
+}
+
+// noLocks is the locks a thread holds when it starts: none.
+func (h *Contexts) noLocks() []ts.Lit {
+	out := make([]ts.Lit, h.nl)
+	for i := range out {
+		out[i] = ts.False
+	}
+	return out
 }
 
 // starts adds the clauses of the shared state the threads start with
@@ -479,7 +526,10 @@ func (h *Contexts) starts() {
 		for _, g := range p.Globals {
 			st.globals = append(st.globals, initValue(v, g.Init))
 		}
+		st.globals = append(st.globals, h.noLocks()...) // no lock is held
 		v.globals = slices.Clone(st.globals)
+		h.setLocks(v, nil)
+		st.locks = h.noLocks()
 		v.locals = v.newLocals(p.Init, nil)
 		v.enforce(p.Init)
 		st.locals = v.locals
@@ -491,6 +541,7 @@ func (h *Contexts) starts() {
 		for _, x := range p.Globals {
 			g = append(g, initValue(v, x.Init))
 		}
+		g = append(g, h.noLocks()...)
 		h.add(&chc.Atom{Pred: h.ended[0], Args: g}, nil, ts.True, "the threads start", &ctxClause{kind: ctxInit, inst: -1, ctx: -1})
 	}
 	for i, entry := range h.entries {
@@ -509,6 +560,8 @@ func (h *Contexts) starts() {
 				st.atomic = ts.True
 			}
 			v.globals, v.atomic = slices.Clone(st.globals), st.atomic
+			h.setLocks(v, nil)
+			st.locks = h.noLocks()
 			v.locals = v.newLocals(entry, nil)
 			v.enforce(entry)
 			st.locals = v.locals
@@ -570,8 +623,8 @@ func (h *Contexts) blocks(pr *ir.Proc, k int) {
 	returns := make([]callReturn, len(calls))
 	for x, ce := range calls {
 		q := ce.e.Callee
-		cr := callReturn{exit: inputs(sys, h.ng+1, "exit"), rets: inputs(sys, q.Returns, "result")}
-		back := hstate{globals: slices.Clone(cr.exit[:h.ng]), atomic: cr.exit[h.ng], locals: ce.after.locals}
+		cr := callReturn{exit: inputs(sys, h.ng+1+h.nl, "exit"), rets: inputs(sys, q.Returns, "result")}
+		back := hstate{globals: slices.Clone(cr.exit[:h.ng]), atomic: cr.exit[h.ng], locks: slices.Clone(cr.exit[h.ng+1:]), locals: ce.after.locals}
 		if q.Atomic {
 			back.atomic = ce.after.atomic // the atomic call ends its atomic section
 		}
@@ -583,7 +636,7 @@ func (h *Contexts) blocks(pr *ir.Proc, k int) {
 			}
 		}
 		v.enforce(pr)
-		cr.after = hstate{globals: v.globals, atomic: v.atomic, locals: v.locals}
+		cr.after = hstate{globals: v.globals, atomic: v.atomic, locks: v.locks, locals: v.locals}
 		cr.feas = sys.And(ce.taken, v.feas)
 		returns[x] = cr
 	}
@@ -612,14 +665,14 @@ func (h *Contexts) blocks(pr *ir.Proc, k int) {
 					where+": the thread ends", &ctxClause{kind: ctxEnd, inst: i, ctx: c, region: r, edge: ee.e})
 			default:
 				args := append(append(slices.Clone(f.entry), h.histAt(f.hist, c)...), ee.after.globals...)
-				args = append(append(args, ee.after.atomic), ee.vals...)
+				args = append(append(append(args, ee.after.atomic), ee.after.locks...), ee.vals...)
 				h.add(&chc.Atom{Pred: h.sumPred(ctxSum{i, pr.Index, key.entry, c}), Args: args}, body, ee.taken,
 					where+": returns", &ctxClause{kind: ctxSummary, inst: i, ctx: c, region: r, edge: ee.e})
 			}
 		}
 		for x, ce := range calls {
 			q := ce.e.Callee
-			in := append(append(slices.Clone(ce.after.globals), ce.after.atomic), ce.args...)
+			in := append(append(append(slices.Clone(ce.after.globals), ce.after.atomic), ce.after.locks...), ce.args...)
 			h.add(&chc.Atom{Pred: h.callPred(ctxCall{i, q.Index, c}), Args: append(slices.Clone(in), h.histAt(f.hist, c)...)}, body, ce.taken,
 				fmt.Sprintf("%s calls %s", where, q.Name), &ctxClause{kind: ctxCallKind, inst: i, ctx: c, region: r, edge: ce.e})
 			cr := returns[x]
@@ -650,12 +703,12 @@ func (h *Contexts) enter(i int, q *ir.Proc, c int) {
 	h.entered[key] = true
 	f := h.newFrame(q)
 	var pool []ts.Lit
-	st := hstate{globals: slices.Clone(f.entry[:h.ng]), atomic: f.entry[h.ng]}
+	st := hstate{globals: slices.Clone(f.entry[:h.ng]), atomic: f.entry[h.ng], locks: slices.Clone(f.entry[h.ng+1 : h.ng+1+h.nl])}
 	if q.Atomic {
 		st.atomic = ts.True
 	}
 	v := h.frameEnv(q, st, &pool)
-	v.locals = v.newLocals(q, f.entry[h.ng+1:])
+	v.locals = v.newLocals(q, f.entry[h.ng+1+h.nl:])
 	v.enforce(q)
 	st.locals = v.locals
 	call := chc.Atom{Pred: h.callPred(ctxCall{i, q.Index, c}), Args: append(slices.Clone(f.entry), h.histAt(f.hist, c)...)}
@@ -679,7 +732,7 @@ func (h *Contexts) switches() {
 					func(c2 int, hs history) *chc.Atom {
 						head := key
 						head.ctx = c2
-						g := hstate{globals: slices.Clone(hs.g[c2*h.ng:]), atomic: ts.False, locals: f.st.locals}
+						g := hstate{globals: slices.Clone(hs.g[c2*h.ng:]), atomic: ts.False, locks: f.st.locks, locals: f.st.locals}
 						return h.atom(head, frameState{entry: f.entry, hist: hs}, g)
 					})
 			}

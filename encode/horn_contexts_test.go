@@ -2,6 +2,7 @@ package encode_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"bmc/encode"
@@ -46,6 +47,34 @@ void init() begin g, h := F, F; end
 void f() begin g := T; assume(!g); h := T; end
 thread void t0() begin f(); assert(!h); end
 thread void t1() begin g := F; end`, 2, 0, true},
+		{"a lock held across contexts", `decl g;
+lock m;
+void init() begin g := F; end
+thread void t0() begin acquire(m); g := T; assert(g); g := F; release(m); end
+thread void t1() begin acquire(m); g := F; release(m); end`, 3, 0, false},
+		{"no lock, the same threads", `decl g;
+void init() begin g := F; end
+thread void t0() begin g := T; assert(g); g := F; end
+thread void t1() begin g := F; end`, 3, 0, true},
+		{"a lock taken in a callee and released by its caller", `decl g;
+lock m;
+void init() begin g := F; end
+void take() begin acquire(m); end
+thread void t0() begin take(); g := T; assert(g); g := F; release(m); end
+thread void t1() begin acquire(m); g := F; release(m); end`, 2, 0, false},
+		{"a lock released by a thread that does not hold it", `lock m;
+thread void t0() begin acquire(m); end
+thread void t1() begin release(m); end`, 1, 0, true},
+		{"tryacquire while another thread holds the lock", `decl g;
+lock m;
+void init() begin g := F; end
+thread void t0() begin acquire(m); g := T; g := F; release(m); end
+thread void t1() begin decl ok; ok := tryacquire(m); assert(!ok | !g); if (ok) then release(m); fi end`, 2, 0, false},
+		{"tryacquire, the lock never taken", `decl g;
+lock m;
+void init() begin g := F; end
+thread void t0() begin g := T; g := F; end
+thread void t1() begin decl ok; ok := tryacquire(m); assert(!ok | !g); end`, 2, 0, true},
 		{"atomic section", `decl g;
 void init() begin g := F; end
 thread void t0() begin atomic_begin; g := T; g := F; atomic_end; end
@@ -116,22 +145,27 @@ thread void t1() begin assume(g); h := T; end`, 0, 1, false},
 	}
 }
 
-// TestContextsRefuses: locks and spawning are not encoded.
+// TestContextsRefuses: programs that start threads are not encoded;
+// locks are.
 func TestContextsRefuses(t *testing.T) {
-	for _, src := range []string{
-		"lock m; thread void a() begin acquire(m); release(m); end thread void b() begin skip; end",
-		"thread void a() begin skip; end",
+	for _, c := range []struct {
+		src  string
+		want string // "": encoded
+	}{
+		{"lock m; thread void a() begin acquire(m); release(m); end thread void b() begin skip; end", ""},
+		{"thread void a() begin skip; end", ""},
+		{"void a() begin skip; end void main() begin ASYNC_1: a(); end", "starts threads"},
 	} {
-		p, _, err := ir.Load(context.Background(), "prog.bpl", []byte(src), ir.Options{})
+		p, _, err := ir.Load(context.Background(), "prog.bpl", []byte(c.src), ir.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = encode.NewContexts(context.Background(), p, 1, -1)
-		if src[0] == 'l' && err == nil {
-			t.Errorf("%q: the encoding takes a program with locks", src)
-		}
-		if src[0] != 'l' && err != nil {
-			t.Errorf("%q: %v", src, err)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
 		}
 	}
 }

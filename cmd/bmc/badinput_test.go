@@ -606,12 +606,6 @@ var badInputCases = []badInputCase{
 		sub:  "--seq contexts is the summary engine's encoding, not the bmc engine's",
 	},
 	{
-		name: "the context encoding of a program with locks",
-		prog: "lock m; thread void a() begin acquire(m); release(m); end thread void b() begin skip; end",
-		args: []string{"check", "--seq", "contexts", "-k", "1", "{file}"},
-		sub:  "the context encoding (--seq contexts) does not encode locks (m); use --seq eager",
-	},
-	{
 		name: "the context encoding proved by PDR",
 		prog: threadProg,
 		args: []string{"prove", "--method", "pdr", "--seq", "contexts", "-k", "1", "{file}"},
