@@ -487,17 +487,11 @@ func (h *Contexts) frameEnv(pr *ir.Proc, st hstate, pool *[]ts.Lit) *env {
 	return v
 }
 
-// setLocks gives v the locks the thread holds (none: nil) and those the
-// others hold: held by any thread (the shared bits), but not by it.
+// setLocks gives v the locks the thread holds and those the others
+// hold: held by any thread (the shared bits), but not by it.
 func (h *Contexts) setLocks(v *env, owns []ts.Lit) {
 	if h.nl == 0 {
 		return
-	}
-	if owns == nil {
-		owns = make([]ts.Lit, h.nl)
-		for i := range owns {
-			owns[i] = ts.False
-		}
 	}
 	v.locks, v.others, v.heldShared = slices.Clone(owns), make([]ts.Lit, h.nl), true
 	for i, mine := range owns {
@@ -527,9 +521,8 @@ func (h *Contexts) starts() {
 			st.globals = append(st.globals, initValue(v, g.Init))
 		}
 		st.globals = append(st.globals, h.noLocks()...) // no lock is held
-		v.globals = slices.Clone(st.globals)
-		h.setLocks(v, nil)
-		st.locks = h.noLocks()
+		v.globals, st.locks = slices.Clone(st.globals), h.noLocks()
+		h.setLocks(v, st.locks)
 		v.locals = v.newLocals(p.Init, nil)
 		v.enforce(p.Init)
 		st.locals = v.locals
@@ -559,9 +552,8 @@ func (h *Contexts) starts() {
 			if entry.Atomic {
 				st.atomic = ts.True
 			}
-			v.globals, v.atomic = slices.Clone(st.globals), st.atomic
-			h.setLocks(v, nil)
-			st.locks = h.noLocks()
+			v.globals, v.atomic, st.locks = slices.Clone(st.globals), st.atomic, h.noLocks()
+			h.setLocks(v, st.locks)
 			v.locals = v.newLocals(entry, nil)
 			v.enforce(entry)
 			st.locals = v.locals
