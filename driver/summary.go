@@ -68,20 +68,31 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 	}
 	sys := cl.sys
 	var out *engine.HornResult
+	var inl *chc.Inlined // the clauses the solver saw, when it saw them inlined
 	switch o.Solver {
 	case "z3":
 		fp, err := smt.NewFixedpoint()
 		if err != nil {
 			return nil, &UsageError{err.Error()}
 		}
-		out = engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+		out, inl = inlined(sys, func(sys *chc.System) *engine.HornResult {
+			return engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+		})
 		fp.Close()
 	case "bdd":
 		out = engine.LeastModel(ctx, sys, engine.HornOptions{})
 	default:
-		out = engine.Spacer(ctx, sys, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+		out, inl = inlined(sys, func(sys *chc.System) *engine.HornResult {
+			return engine.Spacer(ctx, sys, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
+		})
 	}
-	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(sys.Preds), len(sys.Clauses))
+	if inl != nil && out.Status == solver.Unsat {
+		sys = inl.System // the summaries are of its predicates
+	}
+	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(cl.sys.Preds), len(cl.sys.Clauses))
+	if inl != nil && inl.Removed() > 0 {
+		res.Stats += fmt.Sprintf(", %d predicates inlined", inl.Removed())
+	}
 	switch o.Solver {
 	case "gini":
 		res.Stats += fmt.Sprintf(", %d levels, %s", out.Levels, out.Stats)
@@ -144,6 +155,9 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 			o.Proved(sys, out.Interpretation)
 		}
 		res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
+		if inl != nil && inl.Removed() > 0 {
+			res.Proof = fmt.Sprintf("summaries of %d predicates (%d more inlined), re-checked clause by clause", len(sys.Preds), inl.Removed())
+		}
 		if out.Order != nil {
 			res.Proof += " on fresh decision diagrams"
 		}
@@ -156,6 +170,22 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// inlined solves sys with the predicates of one clause resolved away
+// (chc.Inline): both Spacers take two to three times less on the
+// context encoding (kind_fig11 at 4 switches: ours 0.75 s to 0.37 s,
+// Z3's 3.4 s to 1.5 s); the least model gains nothing, as its
+// relations are images already. A derivation comes back on sys, to be
+// checked and replayed as encoded; an interpretation is of the inlined
+// clauses, and is re-checked on them.
+func inlined(sys *chc.System, solve func(*chc.System) *engine.HornResult) (*engine.HornResult, *chc.Inlined) {
+	il := chc.Inline(sys)
+	out := solve(il.System)
+	if out.Status == solver.Sat {
+		out.Derivation = il.Expand(out.Derivation)
+	}
+	return out, il
 }
 
 func stoppedSummary(ctx context.Context, res *result.Result) *result.Result {
