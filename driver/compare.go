@@ -47,9 +47,8 @@ func (r Run) Decided() bool { return r.Verdict == "safe" || r.Verdict == "unsafe
 
 // Compare checks p within o.Bound with each of our engines that can:
 // the explicit engine, BMC on the eager and lazy sequentializations with
-// gini and (when built) Z3, the summary engine (on the context encoding,
-// or the eager sequentialization for a program with locks) with each solver
-// (every call depth), and Moped on our eager and lazy sequential
+// gini and (when built) Z3, the summary engine (on the context encoding)
+// with each solver (every call depth), and Moped on our eager and lazy sequential
 // programs printed for it, one after the other, each under o.Timeout.
 // Every run's verdict comes from its own algorithm; Compare only
 // collects them. Moped has no call depth bound, so it can decide a
