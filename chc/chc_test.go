@@ -16,6 +16,13 @@ import (
 
 func newSAT() solver.Solver { return sat.New() }
 
+// testOrder places the graph's inputs first, then each predicate's
+// arguments, for re-checks on diagrams.
+var testOrder = DiagramOrder{
+	Input:  func(v int) int { return v },
+	Formal: func(p, k int) int { return 1000 + 100*p + k },
+}
+
 // counter is a two-bit counter (b0 the low bit) from 0 that a step
 // increments: modulo 4 when wrap, otherwise saturating at 2, so that 3
 // is reachable only with wrap. Full, of no arguments, holds when the
@@ -120,7 +127,7 @@ func TestCheckInterpretation(t *testing.T) {
 				err  error
 			}{
 				{"sat", k.sys.CheckInterpretation(ctx, in, newSAT)},
-				{"diagrams", k.sys.CheckInterpretationDiagrams(ctx, in, func(v int) int { return v }, 0)},
+				{"diagrams", k.sys.CheckInterpretationDiagrams(ctx, in, testOrder, 0)},
 			} {
 				err := check.err
 				switch {
@@ -144,7 +151,7 @@ func TestCheckInterpretationCancelled(t *testing.T) {
 	if err := k.sys.CheckInterpretation(ctx, in, newSAT); err == nil || !strings.Contains(err.Error(), "not re-checked") {
 		t.Fatalf("a cancelled re-check gives %v", err)
 	}
-	if err := k.sys.CheckInterpretationDiagrams(ctx, in, func(v int) int { return v }, 0); err == nil || !strings.Contains(err.Error(), "not re-checked") {
+	if err := k.sys.CheckInterpretationDiagrams(ctx, in, testOrder, 0); err == nil || !strings.Contains(err.Error(), "not re-checked") {
 		t.Fatalf("a cancelled re-check on diagrams gives %v", err)
 	}
 }

@@ -13,22 +13,47 @@ import (
 // nodes: it says nothing about the interpretation.
 var ErrNotRechecked = errors.New("the summaries were not re-checked")
 
+// DiagramOrder places the variables of a re-check on diagrams (it
+// decides only the speed): Input gives each input of the clauses' graph
+// its variable, Formal argument k of predicate p its own.
+type DiagramOrder struct {
+	Input  func(v int) int
+	Formal func(p, k int) int
+}
+
 // CheckInterpretationDiagrams re-checks in clause by clause, as
-// CheckInterpretation does, on the decision diagrams of a fresh manager:
-// each clause's constraint and its atoms' interpretations applied to
-// their arguments, the formulas evaluated as written. Interpretations
-// made of decision diagrams (engine.LeastModel) are large multiplexer
-// trees that a SAT solver can take minutes to refute where diagrams
-// take milliseconds. level gives each input of the clauses' graph its
-// variable (the order only decides the speed); maxNodes bounds each
-// clause's diagrams (0: no bound).
-func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpretation, level func(v int) int, maxNodes int) error {
+// CheckInterpretation does, on the decision diagrams of a fresh manager.
+// Each predicate's interpretation is built once, over its arguments'
+// variables (order.Formal); a clause applies it to its arguments by
+// composition (a renaming, in one pass, when the arguments are
+// variables in the same order), and its constraint is evaluated as
+// written. Interpretations made of decision diagrams (engine.LeastModel)
+// are large multiplexer trees that a SAT solver can take minutes to
+// refute where diagrams take milliseconds. maxNodes bounds the
+// manager's live nodes (0: no bound).
+func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpretation, order DiagramOrder, maxNodes int) error {
+	m := bdd.New()
+	m.MaxNodes = maxNodes
+	m.Stop = func() bool { return ctx.Err() != nil }
+	r := &diagramCheck{s: s, in: in, m: m, order: order, rel: make([]bdd.Node, len(s.Preds)), built: make([]bool, len(s.Preds))}
+	// An input of an interpretation that is no argument is free: below
+	// every other variable.
+	for v := 0; v < s.AIG.NumVars(); v++ {
+		if s.AIG.Kind(v) == ts.Input {
+			r.free = max(r.free, order.Input(v)+1)
+		}
+	}
+	r.formal = map[int][2]int{}
+	for p, fs := range in.Formals {
+		for k, f := range fs {
+			r.formal[f.Var()] = [2]int{p, k}
+			r.free = max(r.free, order.Formal(p, k)+1)
+		}
+	}
+	lastGC := 0
 	for _, c := range s.Clauses {
-		m := bdd.New()
-		m.MaxNodes = maxNodes
-		m.Stop = func() bool { return ctx.Err() != nil }
 		var holds bool
-		switch err := m.Run(func() { holds = s.holdsOn(m, in, c, level) }); {
+		switch err := m.Run(func() { holds = r.holds(c) }); {
 		case err == bdd.ErrLimit:
 			return fmt.Errorf("%w: clause %s needs more than %d nodes", ErrNotRechecked, c.Name, maxNodes)
 		case err != nil || ctx.Err() != nil:
@@ -36,32 +61,98 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 		case !holds:
 			return fmt.Errorf("the summaries do not hold: clause %s is violated", c.Name)
 		}
+		if m.Nodes() > max(1<<20, 2*lastGC) {
+			r.gc()
+			lastGC = m.Nodes()
+		}
 	}
 	return nil
 }
 
-// holdsOn tells whether clause c is valid under in, on m.
-func (s *System) holdsOn(m *bdd.Manager, in *Interpretation, c *Clause, level func(v int) int) bool {
-	inputs, _ := s.Vars(c)
-	aux := 0 // the interpretation's free inputs go below the clause's
-	for _, v := range inputs {
-		aux = max(aux, level(v)+1)
+// diagramCheck is a re-check on diagrams under way.
+type diagramCheck struct {
+	s     *System
+	in    *Interpretation
+	m     *bdd.Manager
+	order DiagramOrder
+	// formal is each argument input of in's graph as (predicate,
+	// argument); free the first variable of in's other inputs.
+	formal map[int][2]int
+	free   int
+	memo   map[int]bdd.Node // in's graph nodes built so far
+	rel    []bdd.Node       // per predicate, its interpretation, once built
+	built  []bool
+}
+
+// relation is predicate p's interpretation over its arguments' variables.
+func (r *diagramCheck) relation(p int) bdd.Node {
+	if r.built[p] {
+		return r.rel[p]
+	}
+	if r.memo == nil {
+		r.memo = map[int]bdd.Node{}
+	}
+	r.rel[p] = GraphDiagram(r.m, r.in.AIG, r.in.Of[p], r.memo, func(v int) bdd.Node {
+		if pk, ok := r.formal[v]; ok {
+			return r.m.Var(r.order.Formal(pk[0], pk[1]))
+		}
+		return r.m.Var(r.free + v)
+	})
+	r.built[p] = true
+	return r.rel[p]
+}
+
+// gc keeps the interpretations built so far and frees the rest.
+func (r *diagramCheck) gc() {
+	var roots []*bdd.Node
+	for p := range r.rel {
+		if r.built[p] {
+			roots = append(roots, &r.rel[p])
+		}
+	}
+	r.memo = nil
+	r.m.GC(roots)
+}
+
+// holds tells whether clause c is valid under the interpretation.
+//
+// A head argument that is a variable of the clause (met there first)
+// is the head's own argument variable: the head's interpretation then
+// needs no copy, as the least model's clauses keep their heads.
+func (r *diagramCheck) holds(c *Clause) bool {
+	m := r.m
+	at := map[int]int{} // clause inputs placed at a head argument's variable
+	taken := map[int]bool{}
+	if c.Head != nil {
+		for k, l := range c.Head.Args {
+			v, f := l.Var(), r.order.Formal(c.Head.Pred.Index, k)
+			if _, done := at[v]; !done && !taken[f] && !l.IsNeg() && r.s.AIG.Kind(v) == ts.Input {
+				at[v], taken[f] = f, true
+			}
+		}
 	}
 	memo := map[int]bdd.Node{}
 	clauseLit := func(l ts.Lit) bdd.Node {
-		return GraphDiagram(m, s.AIG, l, memo, func(v int) bdd.Node { return m.Var(level(v)) })
+		return GraphDiagram(m, r.s.AIG, l, memo, func(v int) bdd.Node {
+			if f, ok := at[v]; ok {
+				return m.Var(f)
+			}
+			return m.Var(r.order.Input(v))
+		})
 	}
 	apply := func(a *Atom) bdd.Node {
-		formal := map[int]bdd.Node{}
-		for k, f := range in.Formals[a.Pred.Index] {
-			formal[f.Var()] = clauseLit(a.Args[k])
-		}
-		return GraphDiagram(m, in.AIG, in.Of[a.Pred.Index], map[int]bdd.Node{}, func(v int) bdd.Node {
-			if n, ok := formal[v]; ok {
-				return n
+		p := a.Pred.Index
+		sub := map[int]bdd.Node{}
+		for k, l := range a.Args {
+			f := r.order.Formal(p, k)
+			if n := clauseLit(l); n != m.Var(f) {
+				sub[f] = n
 			}
-			return m.Var(aux + v) // an input of no argument is free
-		})
+		}
+		if len(sub) == 0 {
+			return r.relation(p)
+		}
+		return m.Compose(r.relation(p), sub)
 	}
 	body := clauseLit(c.Constraint)
 	for i := range c.Body {

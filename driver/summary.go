@@ -124,16 +124,10 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		res.Bounds = "any call depth"
 	case solver.Unsat:
 		var err error
-		if out.Order != nil {
+		if order, ok := out.DiagramOrder(); ok {
 			// Diagrams' interpretations are re-checked on diagrams: a
 			// SAT solver can take minutes on their multiplexer trees.
-			level := func(v int) int {
-				if l, ok := out.Order[v]; ok {
-					return l
-				}
-				return len(out.Order) + v
-			}
-			err = sys.CheckInterpretationDiagrams(ctx, out.Interpretation, level, 1<<26)
+			err = sys.CheckInterpretationDiagrams(ctx, out.Interpretation, order, 1<<26)
 		} else {
 			err = sys.CheckInterpretation(ctx, out.Interpretation, func() solver.Solver { return sat.New() })
 		}

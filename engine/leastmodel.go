@@ -87,9 +87,10 @@ type lmGrowth struct {
 // and per body atom the substitution of its arguments for the
 // predicate's variables.
 type lmClause struct {
-	t    bdd.Node
-	vars bdd.Set
-	subs []map[int]bdd.Node
+	t        bdd.Node
+	vars     bdd.Set
+	subs     []map[int]bdd.Node
+	prepared []*bdd.Substitution // subs, for ComposeWith (sharing their maps, which gc updates)
 	// at is each graph input's variable in the clause: a head argument
 	// that is a plain input is the head's variable itself (no copy and
 	// no equation for the many arguments a clause passes on unchanged).
@@ -274,11 +275,12 @@ func (lm *leastModel) prepare(c *chc.Clause) *lmClause {
 			t = m.And(t, m.Iff(m.Var(formal[k]), lm.lit(c.Head.Args[k])))
 		}
 	}
+	renamed := m.NewSubstitution(ren)
 	at := func(n bdd.Node) bdd.Node {
 		if len(ren) == 0 {
 			return n
 		}
-		return m.Compose(n, ren)
+		return m.ComposeWith(n, renamed)
 	}
 	x.t = at(t)
 	var vs []int
@@ -294,6 +296,7 @@ func (lm *leastModel) prepare(c *chc.Clause) *lmClause {
 			sub[lm.formal[a.Pred.Index][k]] = at(lm.lit(l))
 		}
 		x.subs = append(x.subs, sub)
+		x.prepared = append(x.prepared, m.NewSubstitution(sub))
 	}
 	lm.cl[c.Index] = x
 	return x
@@ -307,7 +310,7 @@ func (lm *leastModel) body(c *chc.Clause, x *lmClause, rels func(p int) bdd.Node
 		if r == bdd.False {
 			return bdd.False
 		}
-		b = lm.m.And(b, lm.m.Compose(r, x.subs[j]))
+		b = lm.m.And(b, lm.m.ComposeWith(r, x.prepared[j]))
 	}
 	return b
 }
@@ -377,7 +380,7 @@ func (lm *leastModel) run() *HornResult {
 			}
 		}
 	}
-	return &HornResult{Status: solver.Unsat, Interpretation: lm.interpretation(), Levels: lm.step, Order: lm.input}
+	return &HornResult{Status: solver.Unsat, Interpretation: lm.interpretation(), Levels: lm.step, Order: lm.input, Formals: lm.formal}
 }
 
 // apply applies clause c to the relations: it reports whether its head's

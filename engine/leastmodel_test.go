@@ -23,6 +23,7 @@ func TestLeastModelRandom(t *testing.T) {
 	}
 	ctx := context.Background()
 	var outcomes [3]int
+	corrupted := 0
 	for seed := range n {
 		r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 		sys := randomHorn(r)
@@ -38,8 +39,27 @@ func TestLeastModelRandom(t *testing.T) {
 		if err := checkHorn(ctx, sys, res, want); err != nil {
 			t.Errorf("seed %d: %v (%d growths)\n%s", seed, err, res.Levels, hornText(sys))
 		}
+		if err := recheckDiagrams(ctx, sys, res); err != nil {
+			t.Errorf("seed %d: %v\n%s", seed, err, hornText(sys))
+		}
+		// The least model less any of its atoms is no model: emptying a
+		// predicate that holds somewhere must fail the re-check.
+		if res.Status == solver.Unsat {
+			for p, of := range res.Interpretation.Of {
+				if of == ts.False {
+					continue
+				}
+				res.Interpretation.Of[p] = ts.False
+				if recheckDiagrams(ctx, sys, res) == nil {
+					t.Errorf("seed %d: %s emptied, and the re-check on diagrams passes\n%s", seed, sys.Preds[p].Name, hornText(sys))
+				}
+				res.Interpretation.Of[p] = of
+				corrupted++
+				break
+			}
+		}
 	}
-	t.Logf("%d systems: %d unsafe, %d safe", n, outcomes[solver.Sat], outcomes[solver.Unsat])
+	t.Logf("%d systems: %d unsafe, %d safe (%d re-checked emptied)", n, outcomes[solver.Sat], outcomes[solver.Unsat], corrupted)
 }
 
 // Derivations are read back through recursion (the doubling function's
@@ -83,9 +103,29 @@ func TestLeastModelRepeatedNames(t *testing.T) {
 	s.Add(&chc.Atom{Pred: p, Args: []ts.Lit{y, x}}, []chc.Atom{{Pred: p, Args: []ts.Lit{x, y}}}, ts.True, "swap")
 	s.Add(nil, []chc.Atom{{Pred: p, Args: []ts.Lit{x, x}}}, ts.True, "query")
 	ctx := context.Background()
-	if err := checkHorn(ctx, s, LeastModel(ctx, s, HornOptions{}), solver.Unsat); err != nil {
+	res := LeastModel(ctx, s, HornOptions{})
+	if err := checkHorn(ctx, s, res, solver.Unsat); err != nil {
 		t.Fatal(err)
 	}
+	if err := recheckDiagrams(ctx, s, res); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recheckDiagrams re-checks a least model's interpretation on diagrams
+// in its own order, as the driver does.
+func recheckDiagrams(ctx context.Context, sys *chc.System, res *HornResult) error {
+	if res.Status != solver.Unsat {
+		return nil
+	}
+	order, ok := res.DiagramOrder()
+	if !ok {
+		return fmt.Errorf("a least model without its order")
+	}
+	if err := sys.CheckInterpretationDiagrams(ctx, res.Interpretation, order, 0); err != nil {
+		return fmt.Errorf("on diagrams: %v", err)
+	}
+	return nil
 }
 
 func TestLeastModelLimits(t *testing.T) {

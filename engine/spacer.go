@@ -24,9 +24,32 @@ type HornResult struct {
 	Levels         int // the levels the engine opened (LeastModel: the relations' growths)
 	Stats          HornStats
 	// Order is LeastModel's variable of each input of the clauses'
-	// graph, for re-checking its interpretation on diagrams in the same
-	// order.
-	Order map[int]int
+	// graph, and Formals of each predicate's arguments, for re-checking
+	// its interpretation on diagrams in the same order.
+	Order   map[int]int
+	Formals [][]int
+}
+
+// DiagramOrder is the order for re-checking LeastModel's interpretation
+// on diagrams (chc.CheckInterpretationDiagrams): its own; false for the
+// other engines' results, which have none.
+func (r *HornResult) DiagramOrder() (chc.DiagramOrder, bool) {
+	if r.Order == nil {
+		return chc.DiagramOrder{}, false
+	}
+	unplaced := len(r.Order)
+	for _, fs := range r.Formals {
+		unplaced += len(fs)
+	}
+	return chc.DiagramOrder{
+		Input: func(v int) int {
+			if l, ok := r.Order[v]; ok {
+				return l
+			}
+			return unplaced + v // an input no clause reads
+		},
+		Formal: func(p, k int) int { return r.Formals[p][k] },
+	}, true
 }
 
 // HornStats count what a summary engine did.
