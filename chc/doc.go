@@ -18,7 +18,9 @@
 // Interpretation of every predicate that makes every clause valid and
 // every query false: the summaries, a proof. Both are checked here, on a
 // solver of the caller's choosing, before anything is believed; Write
-// prints a system in SMT-LIB's HORN logic for other CHC solvers.
+// prints a system in SMT-LIB's HORN logic for other CHC solvers, and
+// Inline resolves away the predicates that one clause defines before a
+// solver sees the system.
 //
 // It imports ts (the graph), and solver and bdd (the checks: an
 // interpretation is re-checked on a SAT solver or, when it comes from
