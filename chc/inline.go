@@ -11,8 +11,8 @@ import (
 // Inlined is a system with the predicates that have one clause of their
 // own resolved away (what Z3's fp.xform.inline_eager does, done here:
 // Z3 4.8.12 and our Spacer solve the context encoding about twice as
-// fast so, and Z3's own inliner returns interpretations that do not
-// hold). Each clause of System is a tree of clauses of the original,
+// fast without them, and Z3's own inliner returns interpretations that
+// do not hold). Each clause of System is a tree of clauses of the original,
 // and a derivation of System reads back as one of the original
 // (Expand); an interpretation of System is a proof for the original
 // too, as every derivation of the original is one of System's.
