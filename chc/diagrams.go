@@ -55,7 +55,7 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 		var holds bool
 		switch err := m.Run(func() { holds = r.holds(c) }); {
 		case err == bdd.ErrLimit:
-			return fmt.Errorf("%w: clause %s needs more than %d nodes", ErrNotRechecked, c.Name, maxNodes)
+			return fmt.Errorf("%w: more than %d nodes at clause %s", ErrNotRechecked, maxNodes, c.Name)
 		case err != nil || ctx.Err() != nil:
 			return fmt.Errorf("the summaries were not re-checked: %v", context.Cause(ctx))
 		case !holds:
