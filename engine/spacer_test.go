@@ -19,6 +19,17 @@ func giniOptions() HornOptions {
 	return HornOptions{NewSolver: func() solver.Solver { return sat.New() }}
 }
 
+// z3Horn runs Z3's Spacer on sys under ctx, on a fixedpoint of its own.
+func z3Horn(t *testing.T, ctx context.Context, sys *chc.System) *HornResult {
+	t.Helper()
+	fp, err := smt.NewFixedpoint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fp.Close()
+	return Fixedpoint(ctx, sys, fp, giniOptions())
+}
+
 // randomHorn is a random system of Horn clauses: 2 to 5 predicates of 0
 // to 3 arguments, 4 to 12 clauses of 0 to 2 body atoms (a predicate may
 // occur twice in a body) and 1 or 2 queries of 1 or 2. Each clause has
@@ -273,16 +284,11 @@ func TestSpacerRandom(t *testing.T) {
 		}
 		cancel()
 		if smt.Available && seed%3 == 0 {
-			fp, err := smt.NewFixedpoint()
-			if err != nil {
-				t.Fatal(err)
-			}
 			runCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			t0 := time.Now()
-			res := Fixedpoint(runCtx, sys, fp, giniOptions())
+			res := z3Horn(t, runCtx, sys)
 			z3Time += time.Since(t0)
 			cancel()
-			fp.Close()
 			z3Runs[want]++
 			if err := checkHorn(ctx, sys, res, want); err != nil {
 				t.Errorf("seed %d: z3: %v\n%s", seed, err, hornText(sys))
@@ -569,12 +575,7 @@ func TestFixedpointCounter(t *testing.T) {
 		{doubling(3, 4, 8), solver.Sat},
 		{doubling(3, 4, 7), solver.Unsat},
 	} {
-		fp, err := smt.NewFixedpoint()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := Fixedpoint(ctx, tc.sys, fp, giniOptions())
-		fp.Close()
+		res := z3Horn(t, ctx, tc.sys)
 		if err := checkHorn(ctx, tc.sys, res, tc.want); err != nil {
 			t.Error(err)
 		}
