@@ -60,6 +60,9 @@ func TestLeastModelRandom(t *testing.T) {
 		}
 	}
 	t.Logf("%d systems: %d unsafe, %d safe (%d re-checked emptied)", n, outcomes[solver.Sat], outcomes[solver.Unsat], corrupted)
+	if corrupted == 0 {
+		t.Error("no safe system had a predicate to empty: the corrupted re-check ran on nothing")
+	}
 }
 
 // Derivations are read back through recursion (the doubling function's
