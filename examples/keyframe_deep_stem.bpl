@@ -1,6 +1,7 @@
 // expect: livelock --lasso 1,1
 // expect: livelock --lasso 1,1 --fairness weak
 // expect: no-livelock --lasso 0,1
+// expect: livelock --lasso 1,1 --engine summaries
 // expect: depth-bound --lasso 1,1 --depth 16
 // expect: safe -k 1 --depth 24
 // expect: unsafe -k 2 --depth 24

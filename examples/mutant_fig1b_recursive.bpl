@@ -6,6 +6,8 @@
 // expect: livelock --lasso 1,1 --fairness weak
 // expect: livelock --lasso 2,2 --fairness none
 // expect: no-livelock --lasso 0,1
+// expect: livelock --lasso 1,1 --engine summaries
+// expect: no-livelock --lasso 0,1 --engine summaries
 //
 // Fig. 1(b) of "Finding non-terminating executions in multithreaded programs"
 // (MUTANT; mutant-fair-nontermination.txt) with Thread1's retry loop written as a

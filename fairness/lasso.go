@@ -91,3 +91,21 @@ func (fp *Program) Witness(trace []result.ReplayStep) ([]result.ReplayStep, int,
 	}
 	return out, loop, nil
 }
+
+// Keyframes translates p for bound b keeping its procedures, recursion
+// included (seq.LassoKeyframes): a program whose assertion holds when p
+// has no livelock within b at any call depth, for an engine that decides
+// recursive programs (summaries).
+func Keyframes(ctx context.Context, p *ir.Program, b result.LassoBound) (*Program, error) {
+	sp, err := seq.LassoKeyframes(ctx, p, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{Seq: sp.Seq, Orig: p, Bound: b, Threads: sp.Threads, sp: sp}, nil
+}
+
+// Witnesses reads a failing run of Keyframes's program as the program's
+// lassos to replay, in order (seq.Program.InterleaveKeyframes).
+func (fp *Program) Witnesses(trace []result.ReplayStep) ([]seq.LassoWitness, error) {
+	return fp.sp.InterleaveKeyframes(trace)
+}

@@ -161,3 +161,66 @@ func TestLassoRecursion(t *testing.T) {
 		t.Logf("depth %d: %s / %s", depth, got, want)
 	}
 }
+
+// TestKeyframesAgreeWithExplicit: the translation with keyframes, run by
+// the explicit checker on the sequential program (recursion within 12
+// frames), fails where the fair-lasso search finds a livelock within the
+// bound and holds where it finds none even with the longer stem (the
+// driver's tests replay the failing runs' lassos). The programs have calls, lock operations in
+// callees and retries by recursion (keyframe lassos).
+func TestKeyframesAgreeWithExplicit(t *testing.T) {
+	programs := append(withCalls[:len(withCalls):len(withCalls)],
+		struct{ name, src string }{"recursive retry", `decl g;
+		void retry() begin if (g) then g := F; retry(); fi end
+		thread void a() begin retry(); end
+		thread void b() begin while (!g) do g := T; od end`},
+		struct{ name, src string }{"recursive tryacquire", `lock m; decl g;
+		void attempt() begin decl r; r := tryacquire(m); if (!r) then g := !g; attempt(); else release(m); fi end
+		thread void a() begin attempt(); end
+		thread void b() begin acquire(m); while (T) do skip; od end`},
+		struct{ name, src string }{"returns through equal frames", `decl c0, c1;
+		void init() begin c0, c1 := F, F; end
+		void dive() begin if (!(c0 & c1)) then c0, c1 := !c0, c1 ^ c0; dive(); fi end
+		thread void w() begin dive(); end`},
+		struct{ name, src string }{"dive that fairness stops", `decl stop;
+		void init() begin stop := F; end
+		void dive() begin if (!stop) then if (*) then dive(); fi fi end
+		thread void w() begin dive(); end
+		thread void s() begin stop := T; end`})
+	bounds := []result.LassoBound{{Stem: 1, Loop: 1}, {Stem: 0, Loop: 1}, {Stem: 1, Loop: 2}}
+	eo := explicit.DefaultOptions()
+	eo.Depth = 12
+	counts := map[string]int{}
+	for _, tc := range programs {
+		p := load(t, tc.src)
+		for _, b := range bounds {
+			for _, f := range []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness} {
+				b.Fairness = f
+				longer := b
+				longer.Stem += b.Loop
+				within := explicit.LassoSearch(context.Background(), p, b, eo).Verdict
+				beyond := explicit.LassoSearch(context.Background(), p, longer, eo).Verdict
+				fp, err := Keyframes(context.Background(), p, b)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", tc.name, b, err)
+				}
+				c, err := explicit.New(fp.Seq, eo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := c.Run(context.Background())
+				switch {
+				case within == result.Unsafe && got.Verdict != result.Unsafe:
+					t.Errorf("%s, %s: the search finds a livelock, the translation says %s %v", tc.name, b, got.Verdict, got.Limits)
+				case beyond == result.Safe && got.Verdict != result.Safe:
+					t.Errorf("%s, %s: the search finds none within %s, the translation says %s", tc.name, b, longer, got.Verdict)
+				}
+				counts[got.Verdict.String()]++
+			}
+		}
+	}
+	t.Logf("%v", counts)
+	if counts["safe"] == 0 || counts["unsafe"] == 0 {
+		t.Errorf("verdicts %v: want livelocks and their absence", counts)
+	}
+}

@@ -53,6 +53,9 @@ const (
 	// frames than the call depth the user stated (a shallower one may
 	// exist).
 	LimitDeeper
+	// LimitLongerStem: the livelock an engine found needs a longer stem
+	// than the one stated (a livelock within it may still exist).
+	LimitLongerStem
 )
 
 // limitRow is how a kind of limit is reported.
@@ -80,6 +83,7 @@ var limitTable = map[LimitKind]limitRow{
 	LimitProved:     {"proved", "", false, "", ""},
 	LimitStopped:    {"stopped", "stopped", true, "", ""},
 	LimitDeeper:     {"deeper", "violation deeper than the depth bound", true, "", ""},
+	LimitLongerStem: {"longer-stem", "livelock with a longer stem", true, "", ""},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it

@@ -2,6 +2,7 @@ package seq
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"bmc/ir"
@@ -35,20 +36,125 @@ func (sp *Program) InterleaveLasso(trace []result.ReplayStep) ([]result.ReplaySt
 	return sp.interleave(trace)
 }
 
+// LassoWitness is a failing run of a lasso translation read as steps of
+// the original program: the stem, then the loop from index Loop, within
+// Bound.
+type LassoWitness struct {
+	Steps []result.ReplayStep
+	Loop  int
+	Bound result.LassoBound
+}
+
+// InterleaveKeyframes reads a failing run of LassoKeyframes's translation
+// as the program's lassos (keyframe.go), to be replayed in order until one
+// holds: first within the bound it was built for, with the loop being the
+// first period (right where each thread's period begins with the loop);
+// then with the first period in the stem and the loop being each
+// thread's steps from its keyframe on, the second period's up to where
+// its period closed and the first period's after its snapshot, repeated.
+func (sp *Program) InterleaveKeyframes(trace []result.ReplayStep) ([]LassoWitness, error) {
+	if sp.Method != "lasso" || sp.period == 0 {
+		return nil, fmt.Errorf("interleave: not a lasso translation with keyframes")
+	}
+	init, steps, snapAt, err := sp.steps(trace)
+	if err != nil {
+		return nil, err
+	}
+	var out []result.ReplayStep
+	for _, s := range init {
+		out = append(out, s.ReplayStep)
+	}
+	byContext := func(xs []step) {
+		sort.SliceStable(xs, func(i, j int) bool { return xs[i].ctx < xs[j].ctx })
+	}
+	second := sp.loop + sp.period
+	var stem, loop []step
+	for _, s := range steps {
+		if s.ctx < second {
+			stem = append(stem, s)
+		}
+	}
+	byContext(stem)
+	short := LassoWitness{Steps: slices.Clone(out), Loop: len(out), Bound: sp.lasso}
+	for _, s := range stem {
+		if s.ctx < sp.loop {
+			short.Loop++
+		}
+		short.Steps = append(short.Steps, s.ReplayStep)
+	}
+	for _, s := range steps {
+		if s.ctx >= second {
+			loop = append(loop, s)
+		}
+	}
+	for _, s := range steps {
+		if at, ok := snapAt[s.Thread]; ok && s.ctx < second && s.seq > at {
+			s.ctx += sp.period
+			loop = append(loop, s)
+		}
+	}
+	byContext(loop)
+	long := LassoWitness{Steps: out, Loop: len(out) + len(stem), Bound: sp.lasso}
+	long.Bound.Stem += sp.lasso.Loop
+	for _, s := range stem {
+		long.Steps = append(long.Steps, s.ReplayStep)
+	}
+	for _, s := range loop {
+		long.Steps = append(long.Steps, s.ReplayStep)
+	}
+	return []LassoWitness{short, long}, nil
+}
+
 // interleave returns the original steps and, for the lasso translation,
 // the index of the loop's first step.
 func (sp *Program) interleave(trace []result.ReplayStep) ([]result.ReplayStep, int, error) {
-	var init, steps []step
-	var runThread []int // by run: the thread it ran
+	init, steps, _, err := sp.steps(trace)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []result.ReplayStep
+	for _, s := range init {
+		out = append(out, s.ReplayStep)
+	}
+	var order []step
+	switch sp.Method {
+	case "eager":
+		order = sp.eagerOrder(steps)
+	case "lasso":
+		// Every thread ran through all of its contexts; the run is the
+		// steps in the order of their contexts.
+		order = steps
+		sort.SliceStable(order, func(i, j int) bool { return order[i].ctx < order[j].ctx })
+	default:
+		order = lazyOrder(steps, runThread(sp, trace))
+	}
+	loop := len(out)
+	for _, s := range order {
+		if s.ctx < sp.loop {
+			loop++
+		}
+		out = append(out, s.ReplayStep)
+	}
+	return out, loop, nil
+}
+
+// steps finds the original program's steps in a sequential trace: init's
+// and the threads' (with their contexts); snapAt (lasso with keyframes)
+// is where each thread took its snapshot in the trace.
+func (sp *Program) steps(trace []result.ReplayStep) (init, steps []step, snapAt map[int]int, err error) {
+	snapAt = map[int]int{}
+	run := -1 // main's calls of thread code so far, less one
 	for i, st := range trace {
 		if st.Edge.ID >= len(sp.origins) || sp.Seq.Edges[st.Edge.ID] != st.Edge {
-			return nil, 0, fmt.Errorf("interleave: step %d is not an edge of the sequential program", i)
+			return nil, nil, nil, fmt.Errorf("interleave: step %d is not an edge of the sequential program", i)
 		}
-		if t, ok := sp.runs[st.Edge.ID]; ok {
-			runThread = append(runThread, t)
+		if _, ok := sp.runs[st.Edge.ID]; ok {
+			run++
 		}
-		run := len(runThread) - 1
 		o := sp.origins[st.Edge.ID]
+		if o.snap {
+			snapAt[o.thread] = i
+		}
 		if o.errorLabel && len(steps) > 0 && steps[len(steps)-1].Thread == o.thread {
 			// It arrived at the label (a thread that starts at one is in
 			// violation as soon as it exists, which needs no step).
@@ -61,7 +167,7 @@ func (sp *Program) interleave(trace []result.ReplayStep) ([]result.ReplayStep, i
 			continue // lazy checks a release before it; only a failing check is a step
 		}
 		if len(st.Globals) < len(sp.Seq.Globals) {
-			return nil, 0, fmt.Errorf("interleave: step %d has no values of the globals", i)
+			return nil, nil, nil, fmt.Errorf("interleave: step %d has no values of the globals", i)
 		}
 		rs := result.ReplayStep{Edge: o.edge, Globals: st.Globals[:len(sp.Orig.Globals)], Locals: st.Locals}
 		if o.thread < 0 {
@@ -80,34 +186,23 @@ func (sp *Program) interleave(trace []result.ReplayStep) ([]result.ReplayStep, i
 			}
 		}
 		if ctx < 0 {
-			return nil, 0, fmt.Errorf("interleave: step %d (%s) is in no context", i, o.edge.Stmt)
+			return nil, nil, nil, fmt.Errorf("interleave: step %d (%s) is in no context", i, o.edge.Stmt)
 		}
 		steps = append(steps, step{ReplayStep: rs, ctx: ctx, run: run, fail: o.fail, seq: i})
 	}
-	var out []result.ReplayStep
-	for _, s := range init {
-		out = append(out, s.ReplayStep)
-	}
-	var order []step
-	switch sp.Method {
-	case "eager":
-		order = sp.eagerOrder(steps)
-	case "lasso":
-		// Every thread ran through all of its contexts; the run is the
-		// steps in the order of their contexts.
-		order = steps
-		sort.SliceStable(order, func(i, j int) bool { return order[i].ctx < order[j].ctx })
-	default:
-		order = lazyOrder(steps, runThread)
-	}
-	loop := len(out)
-	for _, s := range order {
-		if s.ctx < sp.loop {
-			loop++
+	return init, steps, snapAt, nil
+}
+
+// runThread lists, by run (main's calls of thread code, in the order of
+// the trace), the instance each ran.
+func runThread(sp *Program, trace []result.ReplayStep) []int {
+	var out []int
+	for _, st := range trace {
+		if t, ok := sp.runs[st.Edge.ID]; ok {
+			out = append(out, t)
 		}
-		out = append(out, s.ReplayStep)
 	}
-	return out, loop, nil
+	return out
 }
 
 // eagerOrder: the threads ran one after another through all of their

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"bmc/internal/halt"
 	"bmc/ir"
@@ -40,6 +41,9 @@ import (
 type lassoVars struct {
 	bound result.LassoBound
 	first int // the first context of the loop
+	// period (keyframes only, keyframe.go): the loop's contexts, after
+	// which they come again as a second period; 0: whole stacks compared.
+	period int
 
 	waited   []*ir.Var // strong, per lock: held throughout the loop
 	sometime []*ir.Var // weak, per lock: held at some point of the loop
@@ -49,11 +53,27 @@ type lassoVars struct {
 	moved, snapped *ir.Var
 	snapLoc        [][]*ir.Var // per instance: the snapshot's node, in binary
 	snapLocals     [][]*ir.Var // per instance: the snapshot's locals
+	snapCtx        [][]*ir.Var // keyframes, per instance: the snapshot's loop context, one-hot
 }
 
 // Lasso returns the lasso translation of p for lb. Every thread's code
 // must be one procedure without calls (package fairness inlines them).
-func Lasso(ctx context.Context, p *ir.Program, lb result.LassoBound) (sp *Program, err error) {
+func Lasso(ctx context.Context, p *ir.Program, lb result.LassoBound) (*Program, error) {
+	return lasso(ctx, p, lb, false)
+}
+
+// LassoKeyframes returns the lasso translation of p for lb that keeps
+// the threads' procedures, recursion included, and compares keyframes
+// instead of whole stacks (keyframe.go): a sequential program with
+// recursion, for an engine that decides it at every call depth. Its
+// assertion fails when p has a livelock whose stem may be up to lb.Loop
+// rounds longer than lb.Stem, and holds when p has none within lb at any
+// call depth.
+func LassoKeyframes(ctx context.Context, p *ir.Program, lb result.LassoBound) (*Program, error) {
+	return lasso(ctx, p, lb, true)
+}
+
+func lasso(ctx context.Context, p *ir.Program, lb result.LassoBound, keyframes bool) (sp *Program, err error) {
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
@@ -63,7 +83,7 @@ func Lasso(ctx context.Context, p *ir.Program, lb result.LassoBound) (sp *Progra
 	for _, t := range p.Threads {
 		for _, n := range t.Proc.Nodes {
 			for _, e := range n.Out {
-				if e.Kind == ir.Call {
+				if e.Kind == ir.Call && !keyframes {
 					return nil, fmt.Errorf("%s:%s: thread %s calls %s: the lasso translation needs its calls inlined", p.File, e.Pos, t.Proc.Name, e.Callee.Name)
 				}
 			}
@@ -72,16 +92,31 @@ func Lasso(ctx context.Context, p *ir.Program, lb result.LassoBound) (sp *Progra
 			return nil, fmt.Errorf("%s:%s: thread %s has an enforce clause or is atomic", p.File, t.Proc.Pos, t.Proc.Name)
 		}
 	}
+	if keyframes {
+		for _, pr := range p.Procs {
+			if pr.Enforce != nil || pr.Atomic {
+				return nil, fmt.Errorf("%s:%s: procedure %s has an enforce clause or is atomic", p.File, pr.Pos, pr.Name)
+			}
+		}
+	}
 	defer halt.Recover(&err)
-	bd := Bound{Rounds: lb.Stem + lb.Loop}
+	rounds := lb.Stem + lb.Loop
+	if keyframes {
+		rounds += lb.Loop // the second period (keyframe.go)
+	}
+	bd := Bound{Rounds: rounds}
 	b := newBuilder(p, bd, true)
 	b.ctx = ctx
 	b.lasso = &lassoVars{bound: lb, first: lb.Stem * b.n}
+	if keyframes {
+		b.lasso.period = lb.Loop * b.n
+		b.visible = ir.VisibleNodes(p)
+	}
 	b.declare()
 	b.declareLasso()
 	b.lassoMain()
 	return &Program{Seq: b.out, Orig: p, Method: "lasso", Bound: bd, Threads: b.instNames,
-		origins: b.origins, ctx: b.cx, runs: b.runs, contexts: b.C, loop: b.lasso.first}, nil
+		origins: b.origins, ctx: b.cx, runs: b.runs, contexts: b.C, loop: b.lasso.first, period: b.lasso.period, lasso: lb}, nil
 }
 
 func (b *builder) declareLasso() {
@@ -102,10 +137,19 @@ func (b *builder) declareLasso() {
 		var loc, locals []*ir.Var
 		// The clone gets a few control nodes per node (switch points,
 		// the end); twice the nodes plus slack bounds its node IDs.
-		for k := 0; k < bits.Len(uint(4*len(entry.Nodes)+8)); k++ {
+		points, frame := 4*len(entry.Nodes)+8, entry.Locals
+		if l.period > 0 {
+			points, frame = keyframePoints(entry)
+			var cs []*ir.Var
+			for m := 0; m < l.bound.Loop; m++ {
+				cs = append(cs, b.global(fmt.Sprintf("snap_%s_loop%d", b.instNames[i], m), ir.False))
+			}
+			l.snapCtx = append(l.snapCtx, cs)
+		}
+		for k := 0; k < bits.Len(uint(points)); k++ {
 			loc = append(loc, b.global(fmt.Sprintf("snap_%s_at%d", b.instNames[i], k), ir.False))
 		}
-		for _, v := range b.ownState(i, entry.Locals) {
+		for _, v := range b.ownState(i, frame) {
 			locals = append(locals, b.global(fmt.Sprintf("snap_%s_%s", b.instNames[i], v.Name), ir.False))
 		}
 		l.snapLoc = append(l.snapLoc, loc)
@@ -127,6 +171,9 @@ func (b *builder) next(d int) int {
 
 // inLoop is the condition that instance i runs one of its loop contexts.
 func (b *builder) inLoop(i int) *ir.Expr {
+	if b.lasso.period > 0 {
+		return ref(b.lasso.snapped) // keyframes: the thread's period has begun
+	}
 	r := ff
 	for c := b.lasso.first; c < b.C; c++ {
 		if isConst(b.owner(c, i), true) {
@@ -184,22 +231,37 @@ func (t *threadCode) markLoopSteps() {
 	in := b.inLoop(t.inst)
 	targets := []*ir.Var{l.moved, l.stepped}
 	values := []*ir.Expr{or(ref(l.moved), in), or(ref(l.stepped), in)}
-	c := t.bottom // threads are single procedures (Lasso)
-	for _, n := range c.Nodes {
-		for _, e := range n.Out {
-			if e.ID >= len(b.origins) || b.origins[e.ID].edge == nil {
-				continue
+	clones := []*ir.Proc{t.bottom} // Lasso: threads are single procedures
+	if t.keyframes() {
+		for c := range t.origin {
+			clones = append(clones, c)
+		}
+		slices.SortFunc(clones, func(x, y *ir.Proc) int { return x.Index - y.Index })
+	}
+	for _, c := range clones {
+		for _, n := range c.Nodes {
+			var before []*ir.Edge
+			for _, e := range n.Out {
+				if e.ID >= len(b.origins) || b.origins[e.ID].edge == nil {
+					continue
+				}
+				if e.Kind == ir.Skip || e.Kind == ir.Assign && e.Constrain == nil {
+					e.Kind = ir.Assign
+					e.Targets = append(append([]*ir.Var(nil), e.Targets...), targets...)
+					e.Values = append(append([]*ir.Expr(nil), e.Values...), values...)
+					continue
+				}
+				before = append(before, e)
 			}
-			if e.Kind == ir.Skip || e.Kind == ir.Assign && e.Constrain == nil {
-				e.Kind = ir.Assign
-				e.Targets = append(append([]*ir.Var(nil), e.Targets...), targets...)
-				e.Values = append(append([]*ir.Expr(nil), e.Values...), values...)
-				continue
+			// The other steps are marked as they start: a call need not
+			// return, a return has nowhere in the clone to go.
+			for _, e := range before {
+				mid := b.node(c, e.Pos, e.Stmt)
+				n.Out = slices.DeleteFunc(n.Out, func(x *ir.Edge) bool { return x == e })
+				b.edge(assign(c, n.ID, mid, e.Guard, targets, values, e.Pos, "thread_moved"), origin{thread: t.inst})
+				e.From, e.Guard = mid, nil
+				c.Nodes[mid].Out = append(c.Nodes[mid].Out, e)
 			}
-			to := e.To
-			mid := b.node(c, e.Pos, e.Stmt)
-			e.To = mid
-			b.edge(assign(c, mid, to, nil, targets, values, e.Pos, "thread_moved"), origin{thread: t.inst})
 		}
 	}
 }
@@ -241,17 +303,17 @@ func (t *threadCode) loopEnd(id int, orig *ir.Proc) *ir.Expr {
 	if id>>len(l.snapLoc[t.inst]) != 0 {
 		panic("seq: a node ID beyond the snapshot's bits") // declareLasso sizes them
 	}
-	idle := t.idleFair(id, orig)
+	idle := t.idleFair(c, id, orig)
 	return or(and(not(ref(l.snapped)), idle), and(ref(l.snapped), same, or(ref(l.moved), idle)))
 }
 
-// idleFair is the condition that a thread sitting at node id through the
-// whole loop is treated fairly: it has ended, or (strong) every step it
-// could take acquires a lock held throughout the loop, or (weak) one held
-// at some point of it.
-func (t *threadCode) idleFair(id int, orig *ir.Proc) *ir.Expr {
+// idleFair is the condition that a thread sitting at node id of clone c
+// (of procedure orig) through the whole loop is treated fairly: it has
+// ended, or (strong) every step it could take acquires a lock held
+// throughout the loop, or (weak) one held at some point of it.
+func (t *threadCode) idleFair(c *ir.Proc, id int, orig *ir.Proc) *ir.Expr {
 	l := t.b.lasso
-	if ended, ok := t.ended[t.bottom]; l.bound.Fairness == result.NoFairness || ok && id == ended {
+	if ended, ok := t.ended[c]; l.bound.Fairness == result.NoFairness || ok && id == ended {
 		return tt
 	}
 	if id >= len(orig.Nodes) || len(orig.Nodes[id].Out) == 0 {

@@ -43,6 +43,8 @@ type Program struct {
 	runs     map[int]int
 	contexts int
 	loop     int // lasso: the first context of the loop
+	period   int // lasso with keyframes: the loop's contexts (keyframe.go)
+	lasso    result.LassoBound
 }
 
 // origin says which original step a sequential edge executes.
@@ -53,6 +55,9 @@ type origin struct {
 	// errorLabel (eager): control code taken when the thread has arrived
 	// at an error label, so the original step before it is the violation.
 	errorLabel bool
+	// snap (lasso with keyframes): control code that takes the
+	// thread's snapshot where its period begins.
+	snap bool
 }
 
 // Supported says why p cannot be sequentialized, or nil.
@@ -172,6 +177,7 @@ type builder struct {
 	done     *ir.Var     // the running thread has used its contexts: unwind to main
 	errVar   *ir.Var     // eager: a violation happened (confirmed at the end)
 	lasso    *lassoVars  // the lasso translation (lasso.go); nil otherwise
+	visible  [][]bool    // lasso with keyframes: ir.VisibleNodes of the original
 	initRun  *ir.Proc    // clone of init, returning at endinit
 	entries  []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
 }
@@ -234,6 +240,11 @@ func (b *builder) declare() {
 		b.held = append(b.held, hs)
 	}
 	for c := 0; c < b.C; c++ {
+		if l := b.lasso; l != nil && l.period > 0 && c >= l.first+l.period {
+			// The second period starts its contexts in the first's states.
+			b.copies = append(b.copies, b.copies[c-l.period])
+			continue
+		}
 		init := ir.False // lazy: written before they are read
 		if b.eager && c > 0 {
 			init = ir.Unknown // eager: the guess

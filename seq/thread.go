@@ -22,6 +22,13 @@ type threadCode struct {
 	ended    map[*ir.Proc]int
 	violated map[*ir.Proc]int
 	outer    map[*ir.Proc]*ir.Var // atomic procedures: the caller's atomic mode
+	// The lasso translation with keyframes (keyframe.go): per callable
+	// clone, the procedure it clones and its keyframe local; the
+	// snapshot points numbered so far.
+	origin    map[*ir.Proc]*ir.Proc
+	keyframe  map[*ir.Proc]*ir.Var
+	points    map[*ir.Proc]map[int]int
+	nextPoint int
 }
 
 // cloneThread builds the code of instance inst starting in entry and
@@ -29,7 +36,8 @@ type threadCode struct {
 func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 	t := &threadCode{b: b, inst: inst, clones: map[*ir.Proc]*ir.Proc{},
 		switchAt: map[*ir.Proc]map[int]bool{}, bail: map[*ir.Proc]int{}, ended: map[*ir.Proc]int{},
-		violated: map[*ir.Proc]int{}, outer: map[*ir.Proc]*ir.Var{}}
+		violated: map[*ir.Proc]int{}, outer: map[*ir.Proc]*ir.Var{},
+		origin: map[*ir.Proc]*ir.Proc{}, keyframe: map[*ir.Proc]*ir.Var{}, points: map[*ir.Proc]map[int]int{}}
 	prefix := "init"
 	if inst >= 0 {
 		prefix = b.instNames[inst]
@@ -42,6 +50,7 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 			return
 		}
 		t.clones[p] = b.newProc(prefix+"_"+p.Name, p)
+		t.origin[t.clones[p]] = p
 		order = append(order, p)
 		for _, n := range p.Nodes {
 			for _, e := range n.Out {
@@ -166,10 +175,18 @@ func (t *threadCode) fill(p, c *ir.Proc, bottom bool) {
 	c.Entry = start
 	if bottom {
 		t.mark(c, p.Entry)
+	} else if t.keyframes() {
+		t.addKeyframeLocal(c)
 	}
 	var lassoSwitch map[int]bool
 	if eagerThread && b.lasso != nil {
 		lassoSwitch = lassoSwitchPoints(p)
+		if t.keyframes() {
+			// Where the explicit search switches (keyframe.go).
+			for id, v := range b.visible[p.Index] {
+				lassoSwitch[id] = lassoSwitch[id] || v
+			}
+		}
 	}
 	for _, n := range p.Nodes {
 		if n.Error && eagerThread && b.lasso != nil {
@@ -247,6 +264,9 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 		b.edge(control(c, k, t.bailNode(c), ref(b.done), e.Pos, "thread_done"), origin{thread: t.inst})
 		t.mark(c, e.To)
 		b.edge(control(c, k, arrive(e.To), not(ref(b.done)), e.Pos, "!thread_done"), origin{thread: t.inst})
+		if t.keyframes() {
+			t.keyframeReturns(c, k, arrive(e.To), e.Pos)
+		}
 		return
 	case ir.Return:
 		switch {
@@ -256,6 +276,10 @@ func (t *threadCode) step(p, c *ir.Proc, e *ir.Edge, bottom bool, arrive func(in
 			mid := b.node(c, e.Pos, "atomic return")
 			b.edge(assign(c, e.From, mid, e.Guard, []*ir.Var{b.atomic}, []*ir.Expr{ref(t.outer[c])}, e.Pos, "in_atomic := atomic_outer"), origin{thread: t.inst})
 			cp.From, cp.Guard = mid, nil
+			b.edge(&cp, o)
+		case t.keyframes():
+			// The keyframe is never returned from (Fig. 2's bottom).
+			cp.Guard = and(e.Guard, not(ref(t.keyframe[c])))
 			b.edge(&cp, o)
 		default:
 			b.edge(&cp, o)
@@ -358,13 +382,21 @@ func (t *threadCode) addSwitches() {
 			b.edge(control(c, id, cont, nil, pos, "no context switch"), origin{thread: t.inst})
 			ended := len(c.Nodes[cont].Out) == 0 // the thread has ended: only the end is left
 			jumps, end := b.switchEdges(c, id, t.inst)
-			if b.lasso != nil {
+			var snaps []*ir.Edge
+			switch {
+			case t.keyframes():
+				snaps = t.keyframeSwitches(c, id, jumps, end)
+			case b.lasso != nil:
 				t.lassoSwitches(c, id, jumps, end)
 			}
 			if !ended {
 				for _, e := range jumps {
 					e.To = cont
 					b.edge(e, origin{thread: t.inst})
+				}
+				for _, e := range snaps {
+					e.To = cont
+					b.edge(e, origin{thread: t.inst, snap: true})
 				}
 			}
 			end.To = t.bailNode(c)
