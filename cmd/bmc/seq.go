@@ -27,6 +27,7 @@ type seqFlags struct {
 	forTool     string
 	output      string
 	lasso       string
+	keyframes   bool
 	fairness    string
 	depth       int
 	limits      limitFlags
@@ -38,7 +39,7 @@ var seqFor = []string{"bmc", "moped"}
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
 	var f seqFlags
 	cmd := &cobra.Command{
-		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --lasso k1,k2 [--fairness F] [--for bmc|moped] [-o FILE] prog.bpl",
+		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --lasso k1,k2 [--fairness F] [--keyframes] [--for bmc|moped] [-o FILE] prog.bpl",
 		Short: "Print the sequential program that simulates the concurrent one within a bound",
 		Long: `Print, as a Boolean program in the classic syntax, the sequentialization bmc
 checks for a concurrent program: its violations are exactly those of the
@@ -57,6 +58,12 @@ Getafix, or bmc check itself) to compare verdicts.
             the program has a livelock with a stem of k1 rounds and a
             loop of k2 rounds, fair as --fairness says (strong, weak or
             none), as bmc check --lasso k1,k2 decides it
+  --keyframes
+            with --lasso: the translation that keeps the procedures,
+            recursion included, and compares keyframes (section 3.3):
+            its assertion holds when there is no livelock within k1,k2
+            at any call depth, and fails when there is one with a stem
+            of at most k1+k2 rounds (a recursive program, for Moped)
 
   --for bmc    bmc's own syntax (the default): read it with bmc check
   --for moped  only what Moped 1.0.15 reads, with our meaning: every
@@ -81,6 +88,7 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock translation for a stem of k1 and a loop of k2 rounds (k1,k2)")
 	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
 	fl.IntVar(&f.depth, "depth", 16, "with --lasso: frames per thread, as deep as recursion is inlined")
+	fl.BoolVar(&f.keyframes, "keyframes", false, "with --lasso: keep the procedures and compare keyframes (any call depth)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
 }
@@ -93,8 +101,8 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return runSeqLasso(ctx, cmd, path, f, stdout, stderr)
 	}
 	switch {
-	case fl.Changed("fairness"), fl.Changed("depth"):
-		return usageErr("bmc seq: --fairness and --depth go with --lasso k1,k2")
+	case fl.Changed("fairness"), fl.Changed("depth"), fl.Changed("keyframes"):
+		return usageErr("bmc seq: --fairness, --depth and --keyframes go with --lasso k1,k2")
 	case f.eager == f.lazy:
 		return usageErr("bmc seq: give exactly one of --eager and --lazy")
 	case fl.Changed("rounds") == fl.Changed("switches"):
@@ -161,9 +169,26 @@ func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFla
 	if f.depth < 1 {
 		return usageErr("bmc seq: --depth must be at least 1, got %d", f.depth)
 	}
+	if f.keyframes && fl.Changed("depth") {
+		return usageErr("bmc seq: --depth does not go with --keyframes: the translation keeps recursion")
+	}
 	p, err := f.load(ctx, path, stderr)
 	if err != nil {
 		return err
+	}
+	if f.keyframes {
+		fp, err := fairness.Keyframes(ctx, p, lb)
+		switch {
+		case endedBy(ctx, err):
+			return gaveUp("bmc seq", limitErr(ctx, "translating"))
+		case err != nil:
+			return usageErr("bmc seq: %v", err)
+		}
+		longer := lb
+		longer.Stem += lb.Loop
+		header := fmt.Sprintf("// bmc seq --lasso %d,%d --fairness %s --keyframes --for %s: %s; the assertion holds when it has no livelock within %s at any call depth, and fails when it has one within %s\n",
+			lb.Stem, lb.Loop, lb.Fairness, f.forTool, path, lb, longer)
+		return writeSeq(ctx, fp.Seq, header, f, stdout, stderr)
 	}
 	fp, err := fairness.Lasso(ctx, p, lb, f.depth)
 	switch {
