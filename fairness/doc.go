@@ -15,6 +15,8 @@
 // a snapshot taken when it started, and the guessed lock sets that make
 // the loop fair. Threads are inlined first (inline.go), so the snapshot
 // covers the whole stack and the rounds are exactly those asked for.
+// Keyframes keeps the procedures instead (seq.LassoKeyframes, section
+// 3.3): a recursive program, decided at every call depth by summaries.
 //
 // In bmc's pipeline, lang -> ir -> seq/fairness -> encode -> ts -> engine
 // -> solver -> sat/smt, fairness sits beside seq; it imports ir, result

@@ -18,6 +18,11 @@
 //     the thread's earlier contexts, matching the stored S_{c'+1} at each of
 //     its switches, so only reachable states are ever visited and a
 //     violation is real the moment it is reached.
+//   - Lasso (lasso.go; mutant-fair-nontermination, section 4): eager over
+//     the rounds of a stem and a loop whose guesses close around the loop,
+//     for livelocks; with whole stacks compared (calls inlined by package
+//     fairness), or with keyframes (keyframe.go, LassoKeyframes), where the
+//     procedures stay and the answer holds at every call depth.
 //
 // The code of every thread instance is cloned (its procedures get the
 // instance's name as prefix), so lock ownership is static. Control code (a
