@@ -83,7 +83,7 @@ var limitTable = map[LimitKind]limitRow{
 	LimitProved:     {"proved", "", false, "", ""},
 	LimitStopped:    {"stopped", "stopped", true, "", ""},
 	LimitDeeper:     {"deeper", "violation deeper than the depth bound", true, "", ""},
-	LimitLongerStem: {"longer-stem", "livelock with a longer stem", true, "", ""},
+	LimitLongerStem: {"longer-stem", "livelock with a longer stem", true, "--engine explicit (or the default plan), which searches within the stated stem", ""},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it
