@@ -236,7 +236,7 @@ func TestPictureShowsTheTrace(t *testing.T) {
 		{"philosophers", "philosophers_trylock.bpl", "", 0, true, 0,
 			[]string{"repeats forever", "loop round 1", "stem round 1", "lock f0 held", "lock f2 free"}, 6, 0},
 		{"keyframe lasso", "mutant_fig1b_recursive.bpl", "", 0, true, 0,
-			[]string{"repeats forever", "leaves retry (in its call at 55:5) behind", "initial values: g=T"}, 0, 0},
+			[]string{"repeats forever", "leaves retry (in its call at 57:5) behind", "initial values: g=T"}, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tr, o := exampleTrace(t, c.file, c.threads, c.switches, c.lasso)

@@ -367,10 +367,22 @@ var badInputCases = []badInputCase{
 		sub:  "bmc check: the solver bdd (decision diagrams) serves the summary engine only",
 	},
 	{
-		name: "solver bdd for livelocks",
+		name: "solver bdd for the explicit livelock search",
 		prog: threadProg,
-		args: []string{"check", "--lasso", "1,1", "--solver", "bdd", "{file}"},
+		args: []string{"check", "--lasso", "1,1", "--solver", "bdd", "--engine", "explicit", "{file}"},
+		sub:  "--solver does not go with --engine explicit",
+	},
+	{
+		name: "solver bdd for the lasso on the interleaving product",
+		prog: threadProg,
+		args: []string{"check", "--lasso", "1,1", "--solver", "bdd", "--seq", "direct", "{file}"},
 		sub:  "the solver bdd (decision diagrams) serves the summary engine only",
+	},
+	{
+		name: "summaries for the lasso on the interleaving product",
+		prog: threadProg,
+		args: []string{"check", "--lasso", "1,1", "--engine", "summaries", "--seq", "direct", "{file}"},
+		sub:  "the summary engine decides the lasso translation with keyframes (--seq eager), not --seq direct",
 	},
 	{
 		name: "solver bdd for a pdr proof",
