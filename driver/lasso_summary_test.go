@@ -25,12 +25,14 @@ import (
 // checked again at a larger one when the engine says "no livelock".
 func TestKeyframeSummaries(t *testing.T) {
 	const limit = 3 * time.Second
-	seeds := 27
+	seeds := 20
 	if testing.Short() {
 		seeds = 12
 	}
 	counts := map[string]int{}
-	for seed := int64(1); seed <= int64(seeds); seed++ {
+	// Seed 0 is a dive that only fairness stops (examples/dive_stopped.bpl):
+	// the search reaches every depth, the summaries answer.
+	for seed := int64(0); seed <= int64(seeds); seed++ {
 		r := rand.New(rand.NewSource(seed))
 		cfg := progen.DefaultConfig()
 		cfg.Globals, cfg.Locals, cfg.Stmts, cfg.WithHelper = 2, 1, 1+r.Intn(3), false
@@ -38,12 +40,20 @@ func TestKeyframeSummaries(t *testing.T) {
 		cfg.Recursive = !cfg.RecursiveRetries || r.Intn(2) == 0
 		cfg.SpinWaits = r.Intn(3) == 0
 		src := progen.Generate(seed, cfg)
+		lb := []result.LassoBound{{Stem: 1, Loop: 1}, {Stem: 0, Loop: 1}, {Stem: 1, Loop: 2}, {Stem: 2, Loop: 1}}[r.Intn(4)]
+		lb.Fairness = []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness}[r.Intn(3)]
+		if seed == 0 {
+			src = `decl stop;
+				void init() begin stop := F; end
+				void dive() begin if (!stop) then if (*) then dive(); fi fi end
+				thread void w() begin dive(); end
+				thread void s() begin stop := T; end`
+			lb = result.LassoBound{Stem: 1, Loop: 1, Fairness: result.StrongFairness}
+		}
 		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
-		lb := []result.LassoBound{{Stem: 1, Loop: 1}, {Stem: 0, Loop: 1}, {Stem: 1, Loop: 2}, {Stem: 2, Loop: 1}}[r.Intn(4)]
-		lb.Fairness = []result.Fairness{result.StrongFairness, result.WeakFairness, result.NoFairness}[r.Intn(3)]
 		eo := explicit.DefaultOptions()
 		eo.MaxStates, eo.Depth = 300_000, 6
 		want := explicit.LassoSearch(context.Background(), p, lb, eo)
