@@ -125,6 +125,10 @@ func TestLassoRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
 		}
+		_, err = Keyframes(context.Background(), p, result.LassoBound{Stem: 1, Loop: 1})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s, keyframes: error %v, want one saying %q", tc.name, err, tc.want)
+		}
 	}
 }
 

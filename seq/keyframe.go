@@ -86,6 +86,32 @@ func keyframePoints(entry *ir.Proc) (int, []*ir.Var) {
 	return points, frame
 }
 
+// threadProcs are the procedures p's threads run, their own and those
+// they call.
+func threadProcs(p *ir.Program) []*ir.Proc {
+	seen := map[*ir.Proc]bool{}
+	var out []*ir.Proc
+	var visit func(*ir.Proc)
+	visit = func(pr *ir.Proc) {
+		if seen[pr] {
+			return
+		}
+		seen[pr] = true
+		out = append(out, pr)
+		for _, n := range pr.Nodes {
+			for _, e := range n.Out {
+				if e.Kind == ir.Call {
+					visit(e.Callee)
+				}
+			}
+		}
+	}
+	for _, t := range p.Threads {
+		visit(t.Proc)
+	}
+	return out
+}
+
 // keyframes reports whether t's snapshot is a keyframe's.
 func (t *threadCode) keyframes() bool {
 	return t.thread() && t.b.lasso != nil && t.b.lasso.period > 0

@@ -93,9 +93,9 @@ func lasso(ctx context.Context, p *ir.Program, lb result.LassoBound, keyframes b
 		}
 	}
 	if keyframes {
-		for _, pr := range p.Procs {
+		for _, pr := range threadProcs(p) {
 			if pr.Enforce != nil || pr.Atomic {
-				return nil, fmt.Errorf("%s:%s: procedure %s has an enforce clause or is atomic", p.File, pr.Pos, pr.Name)
+				return nil, fmt.Errorf("%s:%s: procedure %s, which threads call, has an enforce clause or is atomic", p.File, pr.Pos, pr.Name)
 			}
 		}
 	}
@@ -169,10 +169,11 @@ func (b *builder) next(d int) int {
 	return -1
 }
 
-// inLoop is the condition that instance i runs one of its loop contexts.
+// inLoop is the condition that instance i runs one of its loop contexts
+// (with keyframes: that its period has begun).
 func (b *builder) inLoop(i int) *ir.Expr {
 	if b.lasso.period > 0 {
-		return ref(b.lasso.snapped) // keyframes: the thread's period has begun
+		return ref(b.lasso.snapped)
 	}
 	r := ff
 	for c := b.lasso.first; c < b.C; c++ {
