@@ -58,27 +58,18 @@ import (
 // calls of the procedures it runs, one number each), and gives a frame
 // as wide as its widest procedure's locals, to size the snapshot.
 func keyframePoints(entry *ir.Proc) (int, []*ir.Var) {
-	seen := map[*ir.Proc]bool{}
 	points, widest := 0, 0
-	var visit func(*ir.Proc)
-	visit = func(p *ir.Proc) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
+	for _, p := range append(callees(entry), entry) { // the callable clones, the bottom one
 		points += len(p.Nodes) + 1 // its nodes and the node where the thread ended
 		widest = max(widest, len(p.Locals))
 		for _, n := range p.Nodes {
 			for _, e := range n.Out {
 				if e.Kind == ir.Call {
 					points++ // the node after the call
-					visit(e.Callee)
 				}
 			}
 		}
 	}
-	visit(entry)
-	points += len(entry.Nodes) + 1 // the bottom clone's own
 	frame := make([]*ir.Var, widest)
 	for k := range frame {
 		frame[k] = &ir.Var{Name: fmt.Sprintf("local%d", k), Index: k}
@@ -91,23 +82,13 @@ func keyframePoints(entry *ir.Proc) (int, []*ir.Var) {
 func threadProcs(p *ir.Program) []*ir.Proc {
 	seen := map[*ir.Proc]bool{}
 	var out []*ir.Proc
-	var visit func(*ir.Proc)
-	visit = func(pr *ir.Proc) {
-		if seen[pr] {
-			return
-		}
-		seen[pr] = true
-		out = append(out, pr)
-		for _, n := range pr.Nodes {
-			for _, e := range n.Out {
-				if e.Kind == ir.Call {
-					visit(e.Callee)
-				}
+	for _, t := range p.Threads {
+		for _, pr := range append([]*ir.Proc{t.Proc}, callees(t.Proc)...) {
+			if !seen[pr] {
+				seen[pr] = true
+				out = append(out, pr)
 			}
 		}
-	}
-	for _, t := range p.Threads {
-		visit(t.Proc)
 	}
 	return out
 }

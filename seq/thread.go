@@ -43,29 +43,10 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 		prefix = b.instNames[inst]
 	}
 	// Clone every procedure the thread can call, then the bottom frame.
-	var order []*ir.Proc
-	var reach func(*ir.Proc)
-	reach = func(p *ir.Proc) {
-		if t.clones[p] != nil {
-			return
-		}
+	order := callees(entry)
+	for _, p := range order {
 		t.clones[p] = b.newProc(prefix+"_"+p.Name, p)
 		t.origin[t.clones[p]] = p
-		order = append(order, p)
-		for _, n := range p.Nodes {
-			for _, e := range n.Out {
-				if e.Kind == ir.Call {
-					reach(e.Callee)
-				}
-			}
-		}
-	}
-	for _, n := range entry.Nodes {
-		for _, e := range n.Out {
-			if e.Kind == ir.Call {
-				reach(e.Callee)
-			}
-		}
 	}
 	t.bottom, t.entry = b.newProc(prefix+"_"+entry.Name+"_thread", entry), entry
 	for _, p := range order {
@@ -85,6 +66,28 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 		t.addSwitches()
 	}
 	return t.bottom
+}
+
+// callees are the procedures that calls from entry reach, each once, in
+// the order a depth-first walk first meets them (entry itself only when
+// it recurses).
+func callees(entry *ir.Proc) []*ir.Proc {
+	seen := map[*ir.Proc]bool{}
+	var out []*ir.Proc
+	var walk func(*ir.Proc)
+	walk = func(p *ir.Proc) {
+		for _, n := range p.Nodes {
+			for _, e := range n.Out {
+				if e.Kind == ir.Call && !seen[e.Callee] {
+					seen[e.Callee] = true
+					out = append(out, e.Callee)
+					walk(e.Callee)
+				}
+			}
+		}
+	}
+	walk(entry)
+	return out
 }
 
 func (t *threadCode) thread() bool { return t.inst >= 0 }
