@@ -27,7 +27,7 @@ func TestKeyframeSummaries(t *testing.T) {
 	const limit = 3 * time.Second
 	seeds := 20
 	if testing.Short() {
-		seeds = 12
+		seeds = 6
 	}
 	counts := map[string]int{}
 	// Seed 0 is a dive that only fairness stops (examples/dive_stopped.bpl):
