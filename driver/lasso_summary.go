@@ -41,9 +41,9 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 		if err != nil {
 			return nil, err
 		}
-		var errs []error
 		try := func(depth int) (*result.Trace, error) {
 			eo.Depth = depth
+			var errs []error
 			for i, w := range ws {
 				tr, err := explicit.ReplayLasso(p, w.Bound, eo, onProgram(p, w.Steps), w.Loop)
 				if err == nil {

@@ -63,7 +63,7 @@ func Lasso(ctx context.Context, p *ir.Program, b result.LassoBound, depth int) (
 	return &Program{Seq: sp.Seq, Orig: p, Bound: b, Threads: sp.Threads, DepthCut: in.cut, in: in, sp: sp}, nil
 }
 
-// Witness reads a failing run of the sequential program (its steps with
+// Witness reads a failing run of Lasso's sequential program (its steps with
 // the values after each, as encode.Model.Steps gives them) back as steps
 // of the original program in execution order, for explicit.ReplayLasso:
 // the stem, then the loop, which starts at the returned index.
