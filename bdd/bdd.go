@@ -166,6 +166,7 @@ const (
 	opIte
 	opExists
 	opAndExists
+	opImplies
 )
 
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
@@ -206,6 +207,31 @@ func (m *Manager) Not(a Node) Node {
 	r = m.mk(x.level, m.Not(x.lo), m.Not(x.hi))
 	m.store(i, opNot, a, 0, 0, r)
 	return r
+}
+
+// Implies reports whether a implies b, without building either's
+// negation: it stops at the first assignment a holds and b does not.
+func (m *Manager) Implies(a, b Node) bool {
+	switch {
+	case a == False || b == True || a == b:
+		return true
+	case a == True || b == False:
+		return false
+	}
+	r, ok, i := m.lookup(opImplies, a, b, 0)
+	if ok {
+		return r == True
+	}
+	l := min(m.level(a), m.level(b))
+	a0, a1 := m.cofactors(a, l)
+	b0, b1 := m.cofactors(b, l)
+	holds := m.Implies(a0, b0) && m.Implies(a1, b1)
+	r = False
+	if holds {
+		r = True
+	}
+	m.store(i, opImplies, a, b, 0, r)
+	return holds
 }
 
 // And is a and b.

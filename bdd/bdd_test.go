@@ -123,6 +123,11 @@ func TestOperations(t *testing.T) {
 				t.Fatalf("seed %d: restrict differs at %b", seed, a)
 			}
 		}
+		for _, c := range []struct{ a, b Node }{{f, g}, {m.And(f, g), f}, {f, m.Or(f, h)}, {g, g}} {
+			if got, want := m.Implies(c.a, c.b), m.table(c.a)&^m.table(c.b) == 0; got != want {
+				t.Errorf("seed %d: implies %v, want %v", seed, got, want)
+			}
+		}
 		if f != False && !m.Eval(f, m.Witness(f)) {
 			t.Errorf("seed %d: the witness does not satisfy f", seed)
 		}

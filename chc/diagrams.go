@@ -82,6 +82,10 @@ type diagramCheck struct {
 	memo   map[int]bdd.Node // in's graph nodes built so far
 	rel    []bdd.Node       // per predicate, its interpretation, once built
 	built  []bool
+	// applied is an interpretation composed with a body atom's
+	// arguments, by predicate and arguments: the clauses from one cut
+	// point share them (cleared by gc).
+	applied map[string]bdd.Node
 }
 
 // relation is predicate p's interpretation over its arguments' variables.
@@ -110,7 +114,7 @@ func (r *diagramCheck) gc() {
 			roots = append(roots, &r.rel[p])
 		}
 	}
-	r.memo = nil
+	r.memo, r.applied = nil, nil
 	r.m.GC(roots)
 }
 
@@ -152,7 +156,16 @@ func (r *diagramCheck) holds(c *Clause) bool {
 		if len(sub) == 0 {
 			return r.relation(p)
 		}
-		return m.Compose(r.relation(p), sub)
+		key := fmt.Sprint(p, sub) // fmt prints a map sorted by key
+		if n, ok := r.applied[key]; ok {
+			return n
+		}
+		n := m.Compose(r.relation(p), sub)
+		if r.applied == nil {
+			r.applied = map[string]bdd.Node{}
+		}
+		r.applied[key] = n
+		return n
 	}
 	body := clauseLit(c.Constraint)
 	for i := range c.Body {
@@ -162,7 +175,29 @@ func (r *diagramCheck) holds(c *Clause) bool {
 		body = m.And(body, apply(&c.Body[i]))
 	}
 	if c.Head != nil && body != bdd.False {
-		body = m.And(body, m.Not(apply(c.Head)))
+		// The head's arguments tied to its own variables by equations
+		// rather than composed into its relation: a block's new values
+		// are functions of the clause's inputs, and composing them into
+		// a large relation (if-then-else at every node) cost more than
+		// the least model itself (SafeStack's product encoding).
+		// The clause's other inputs are quantified as the equations are
+		// conjoined (the image onto the head's variables), so that the
+		// whole conjunction is never built.
+		p := c.Head.Pred.Index
+		eqs := bdd.True
+		for k, l := range c.Head.Args {
+			if f := r.order.Formal(p, k); clauseLit(l) != m.Var(f) {
+				eqs = m.And(eqs, m.Iff(m.Var(f), clauseLit(l)))
+			}
+		}
+		inputs, _ := r.s.Vars(c)
+		var vs []int
+		for _, v := range inputs {
+			if _, head := at[v]; !head {
+				vs = append(vs, r.order.Input(v))
+			}
+		}
+		return m.Implies(m.AndExists(body, eqs, m.NewSet(vs)), r.relation(p))
 	}
 	return body == bdd.False
 }

@@ -21,7 +21,7 @@ import (
 var (
 	Engines = []string{"auto", "bmc", "explicit", "summaries"}
 	Solvers = []string{"gini", "z3", "bdd"}
-	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts"}
+	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts", "product"}
 )
 
 // Largest bounds accepted: the sequentializations grow with the number of

@@ -68,8 +68,8 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 		frames, _ := stackFrames(sp.Seq, []*ir.Proc{sp.Seq.Threads[0].Proc}, b.Depth+1)
 		return encode.Sequential(ctx, sp.Seq, encode.Options{Depth: frames})
 	}
-	if method == "contexts" {
-		return nil, &UsageError{"--seq contexts is the summary engine's encoding: it is written by --chc, not as a transition system"}
+	if hornSeq(method) {
+		return nil, &UsageError{"--seq " + method + " is the summary engine's encoding: it is written by --chc, not as a transition system"}
 	}
 	return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
 }
@@ -100,15 +100,15 @@ func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*c
 	case m == "direct":
 		return nil, &UsageError{"--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
 	}
-	if m == "contexts" {
-		h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
+	if hornSeq(m) {
+		cl, err := boundedClauses(ctx, p, m, bd)
 		if err != nil {
 			if ctx.Err() == nil {
 				err = &UsageError{err.Error()}
 			}
 			return nil, err
 		}
-		return h.System, nil
+		return cl.sys, nil
 	}
 	if err := concurrentFits(ctx, p, m, bd, b.Depth); err != nil {
 		return nil, &UsageError{err.Error()}

@@ -110,8 +110,8 @@ func PinnedEngine(engine, seq string) (string, string) {
 	switch {
 	case pin.engine != "":
 		return pin.engine, "--engine " + engine
-	case pin.seq == "contexts":
-		return "summaries", "--seq contexts, which selects the summary engine"
+	case hornSeq(pin.seq):
+		return "summaries", "--seq " + pin.seq + ", which selects the summary engine"
 	case pin.seq != "":
 		return "bmc", fmt.Sprintf("--seq %s, which selects the bmc engine", seq)
 	}
@@ -220,10 +220,10 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	// The summary engine decides a recursive program at every call
 	// depth, where the others search within one: it comes first, and
 	// their depth-bound answers do not end the race.
-	if pin.seq == "contexts" && pin.engine != "" && pin.engine != "summaries" {
-		return &UsageError{fmt.Sprintf("--seq contexts is the summary engine's encoding, not the %s engine's", pin.engine)}
+	if hornSeq(pin.seq) && pin.engine != "" && pin.engine != "summaries" {
+		return &UsageError{fmt.Sprintf("--seq %s is the summary engine's encoding, not the %s engine's", pin.seq, pin.engine)}
 	}
-	if err := pl.summaries(p, o, pin, sequential, bounded); err != nil || pin.engine == "summaries" || pin.seq == "contexts" {
+	if err := pl.summaries(p, o, pin, sequential, bounded); err != nil || pin.engine == "summaries" || hornSeq(pin.seq) {
 		return err
 	}
 	if sequential {
@@ -282,6 +282,18 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		}
 		return nil
 	}
+	if !o.SolverStated && !o.StepsStated && encode.ProductTakes(p) == nil {
+		// Reachability over the product of the threads' states on
+		// decision diagrams, as Getafix computes it: second, before the
+		// sequentializations, where it decides what they leave open
+		// (docs/BENCHMARKS.md, "The product encoding": SafeStack at 4
+		// rounds, flags6 0.6 s against 8.3 s).
+		so := o
+		so.Solver = "bdd"
+		pl.add(summaryName("bdd", "product"), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return checkSummaries(ctx, p, so, "product")
+		})
+	}
 	for _, method := range []string{"eager", "lazy"} {
 		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
 			pl.addConcurrent(p, o, method)
@@ -295,7 +307,7 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 // that is one thread or, within a context bound, goes through the eager
 // sequentialization (or the one --seq names).
 func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
-	pinned := pin.engine == "summaries" || pin.seq == "contexts"
+	pinned := pin.engine == "summaries" || hornSeq(pin.seq)
 	if !pinned && (pin.engine != "" || pin.seq != "" || !p.Recursive()) {
 		return nil
 	}
@@ -314,7 +326,7 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		case !bounded:
 			return nil
 		}
-		if method != "contexts" {
+		if !hornSeq(method) {
 			if err := concurrentFits(context.Background(), p, method, bd, o.Bounds.Depth); err != nil {
 				if pinned {
 					return &UsageError{err.Error()}
@@ -331,7 +343,7 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 	}
 	pl.anyDepth = true
 	solvers := []string{o.Solver}
-	if o.Solver == "gini" && !o.SolverStated && (method == "" || method == "contexts") {
+	if o.Solver == "gini" && !o.SolverStated && (method == "" || hornSeq(method)) {
 		// Two pure-Go solvers of different strengths, raced: Spacer's
 		// lemmas win where few cubes separate the reachable atoms,
 		// decision diagrams where the relations are large but regular
@@ -357,6 +369,11 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 // eager program's clauses on the examples, as fast where it gains
 // least; it encodes locks too).
 const summaryMethod = "contexts"
+
+// hornSeq says whether --seq names one of the summary engine's own
+// encodings of the bounded-context question (no sequential program):
+// the context encoding, or the product of the threads' states.
+func hornSeq(method string) bool { return method == "contexts" || method == "product" }
 
 // addConcurrent adds BMC on the sequentialization named method (eager,
 // lazy, or the direct interleaving product).
@@ -416,15 +433,15 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	// A recursive program is proved at every call depth by its summaries;
 	// the other engines prove within the depth, so with a certificate,
 	// which they could not give for every depth, the summaries alone.
-	if pin.seq == "contexts" && pin.method != "" && pin.method != "summaries" {
-		return &UsageError{fmt.Sprintf("--seq contexts is the summary engine's encoding (--method summaries), not %s's", pin.method)}
+	if hornSeq(pin.seq) && pin.method != "" && pin.method != "summaries" {
+		return &UsageError{fmt.Sprintf("--seq %s is the summary engine's encoding (--method summaries), not %s's", pin.seq, pin.method)}
 	}
-	if pin.method == "summaries" || pin.seq == "contexts" || pin.method == "" && pin.seq != "direct" && p.Recursive() && (sequential || bounded) {
+	if pin.method == "summaries" || hornSeq(pin.seq) || pin.method == "" && pin.seq != "direct" && p.Recursive() && (sequential || bounded) {
 		if err := pl.summaries(p, o, pins{engine: "summaries", seq: pin.seq}, sequential, bounded); err != nil {
 			return err
 		}
 		pl.Question = strings.Replace(pl.Question, "a violation", "a proof, or a violation,", 1)
-		if pin.method == "summaries" || pin.seq == "contexts" || o.Proof.Certificate != nil {
+		if pin.method == "summaries" || hornSeq(pin.seq) || o.Proof.Certificate != nil {
 			return nil
 		}
 	}
@@ -486,6 +503,8 @@ func seqWords(method string) string {
 		return "direct interleaving product"
 	case "contexts":
 		return "context encoding"
+	case "product":
+		return "product encoding"
 	}
 	return method + " sequentialization"
 }

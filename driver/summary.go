@@ -13,6 +13,7 @@ import (
 	"bmc/ir"
 	"bmc/result"
 	"bmc/sat"
+	"bmc/seq"
 	"bmc/smt"
 	"bmc/solver"
 )
@@ -209,18 +210,15 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 	var interleave func([]result.ReplayStep) ([]result.ReplayStep, error)
 	so := summaryOptions{Solver: o.Solver}
 	switch method {
-	case "contexts":
+	case "contexts", "product":
 		bd, _ := contextBound(o.Bounds)
 		bounds, eo = bd.String()+", ", within(o.Bounds, bd).explicitOptions()
 		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
-			h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
-			if err != nil {
-				if ctx.Err() == nil {
-					err = &UsageError{err.Error()}
-				}
-				return nil, err
+			cl, err := boundedClauses(ctx, p, method, bd)
+			if err != nil && ctx.Err() == nil {
+				err = &UsageError{err.Error()}
 			}
-			return &hornClauses{h.System, h.Steps}, nil
+			return cl, err
 		}
 	case "eager", "lazy":
 		bd, _ := contextBound(o.Bounds)
@@ -258,8 +256,8 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 			c.Summaries = summariesOf(sys, in)
 			switch method {
 			case "":
-			case "contexts":
-				c.Notes = append(c.Notes, "the predicates are those of the context encoding (bmc export --chc --seq contexts prints its clauses)")
+			case "contexts", "product":
+				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc export --chc --seq "+method+" prints its clauses)")
 			default:
 				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+method+" prints it)")
 			}
@@ -287,6 +285,23 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		res.Bounds = bounds + "any call depth"
 	}
 	return res, nil
+}
+
+// boundedClauses are the clauses of the bounded-context question in
+// the summary engine's own encoding named method (contexts, product).
+func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bound) (*hornClauses, error) {
+	if method == "product" {
+		h, err := encode.NewProduct(ctx, p, bd.Rounds, bd.Switches)
+		if err != nil {
+			return nil, err
+		}
+		return &hornClauses{h.System, h.Steps}, nil
+	}
+	h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
+	if err != nil {
+		return nil, err
+	}
+	return &hornClauses{h.System, h.Steps}, nil
 }
 
 // summaryName names the summary engine on a sequentialization.

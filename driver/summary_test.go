@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"bmc/explicit"
 	"bmc/internal/progen"
@@ -102,6 +103,68 @@ func TestDifferentialContexts(t *testing.T) {
 			}
 			if why := disagreement(ex, res); why != "" {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, why,
+					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
+			}
+			counts[name+" "+res.Verdict.String()]++
+		}
+	}
+	bothVerdicts(t, solvers, counts)
+}
+
+// TestDifferentialProduct runs the product encoding (threads without
+// calls or locks, with loops, atomic sections and a counter) through
+// every solver of the summary engine against the explicit search, within
+// rounds and switches: every verdict agrees, every trace replays (with
+// the locals the clauses forget left open) and every interpretation
+// re-checks.
+func TestDifferentialProduct(t *testing.T) {
+	programs := 60
+	if testing.Short() {
+		programs = 20
+	}
+	solvers := summarySolvers()
+	counts := map[string]int{}
+	for seed := int64(1); len(counts) == 0 || seed <= int64(programs); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Threads, cfg.Stmts, cfg.Locks, cfg.WithHelper = 2+int(seed%2), 4+int(seed%3), 0, false
+		cfg.ShortLoops, cfg.SpinWaits = seed%2 == 0, seed%3 == 0
+		if seed%4 == 0 {
+			cfg.CounterBits, cfg.LateBugs = 2, true
+		}
+		src := progen.Generate(seed, cfg)
+		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		}
+		rounds, switches := 1+int(seed%3), -1
+		if seed%3 == 1 {
+			rounds, switches = 0, int(seed%4)
+		}
+		eo := explicit.DefaultOptions()
+		eo.Rounds, eo.Switches, eo.MaxStates = rounds, switches, 300_000
+		ck, _ := explicit.New(p, eo)
+		ex := ck.Run(context.Background())
+		if ex.Incomplete() {
+			continue
+		}
+		for _, name := range solvers {
+			if name == "z3" && seed%3 != 0 {
+				continue
+			}
+			o := Options{Solver: name, Bounds: DefaultBounds()}
+			o.Bounds.Rounds, o.Bounds.Switches = rounds, switches
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			res, err := checkSummaries(ctx, p, o, "product")
+			cancel()
+			if err != nil {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %v\n%s", seed, name, rounds, switches, err, src)
+			}
+			if res.Verdict == result.Unknown && ctx.Err() != nil {
+				counts[name+" out of time"]++
+				continue
+			}
+			if why := disagreement(ex, res); why != "" || res.Verdict != ex.Verdict {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\nproduct: %s %v %s\n%s", seed, name, rounds, switches, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
 			}
 			counts[name+" "+res.Verdict.String()]++

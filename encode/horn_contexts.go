@@ -191,39 +191,43 @@ func reachedProcs(entry *ir.Proc) map[*ir.Proc]bool {
 	return out
 }
 
-// findCuts finds the cut points of every procedure and, among them, the
-// switch points: a procedure's entry, the node after a step that touches
-// shared state (seq's switch points; a switch elsewhere can be moved back
-// to one without changing what other threads see) and after a call.
+// findCuts finds the cut points and switch points of every procedure.
 func (h *Contexts) findCuts() {
-	p := h.prog
-	for _, pr := range p.Procs {
-		cuts := map[int]bool{pr.Entry: true}
-		sw := map[int]bool{}
-		if pr != p.Init && !pr.Atomic {
-			sw[pr.Entry] = true
-		}
-		for _, k := range ir.LoopHeads(pr) {
-			cuts[k] = true
-		}
-		for _, node := range pr.Nodes {
-			for _, e := range node.Out {
-				switch {
-				case e.Kind == ir.Call:
-					cuts[e.To] = true
-					if pr != p.Init {
-						sw[e.To] = true
-					}
-				case inFrame(e) && pr != p.Init && !pr.Atomic && e.TouchesShared():
-					cuts[e.To], sw[e.To] = true, true
+	for _, pr := range h.prog.Procs {
+		h.cuts[pr], h.switchPoints[pr] = cutPoints(h.prog, pr)
+	}
+}
+
+// cutPoints are the cut points of pr (its entry, loop heads, the points
+// after calls, init's stop) and, among them, the switch points: the
+// entry, the node after a step that touches shared state (seq's switch
+// points; a switch elsewhere can be moved back to one without changing
+// what other threads see) and after a call.
+func cutPoints(p *ir.Program, pr *ir.Proc) (cuts, sw map[int]bool) {
+	cuts, sw = map[int]bool{pr.Entry: true}, map[int]bool{}
+	if pr != p.Init && !pr.Atomic {
+		sw[pr.Entry] = true
+	}
+	for _, k := range ir.LoopHeads(pr) {
+		cuts[k] = true
+	}
+	for _, node := range pr.Nodes {
+		for _, e := range node.Out {
+			switch {
+			case e.Kind == ir.Call:
+				cuts[e.To] = true
+				if pr != p.Init {
+					sw[e.To] = true
 				}
+			case inFrame(e) && pr != p.Init && !pr.Atomic && e.TouchesShared():
+				cuts[e.To], sw[e.To] = true, true
 			}
 		}
-		if pr == p.Init && p.InitStop >= 0 {
-			cuts[p.InitStop] = true
-		}
-		h.cuts[pr], h.switchPoints[pr] = cuts, sw
 	}
+	if pr == p.Init && p.InitStop >= 0 {
+		cuts[p.InitStop] = true
+	}
+	return cuts, sw
 }
 
 // contexts are the contexts instance i runs (init: -1).

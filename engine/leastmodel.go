@@ -40,7 +40,7 @@ import (
 // group, its copies next to each other, and each clause variable sits in
 // the group of the first argument it is passed as.
 func LeastModel(ctx context.Context, sys *chc.System, o HornOptions) *HornResult {
-	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), gate: map[int]bdd.Node{}}
+	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), gate: map[int]bdd.Node{}, subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
 	lm.m.MaxNodes = o.MaxNodes
 	if lm.m.MaxNodes == 0 {
 		lm.m.MaxNodes = 1 << 26
@@ -73,6 +73,13 @@ type leastModel struct {
 	grown [][]lmGrowth    // per predicate, its growths in order
 	cl    []*lmClause     // per clause
 	users [][]*chc.Clause // per predicate, the clauses with it in their body
+	// subID numbers the distinct substitutions of body atoms, and
+	// composed holds a relation composed with one (cleared by gc): the
+	// clauses from one cut point share their body atom's substitution
+	// (their block's inputs), so its relation is renamed once for all
+	// of them.
+	subID    map[string]int
+	composed map[[2]int]bdd.Node
 }
 
 // lmGrowth is a relation after a growth, and the clause that made it.
@@ -91,6 +98,7 @@ type lmClause struct {
 	vars     bdd.Set
 	subs     []map[int]bdd.Node
 	prepared []*bdd.Substitution // subs, for ComposeWith (sharing their maps, which gc updates)
+	subIDs   []int               // subs' numbers in leastModel.subID
 	// at is each graph input's variable in the clause: a head argument
 	// that is a plain input is the head's variable itself (no copy and
 	// no equation for the many arguments a clause passes on unchanged).
@@ -297,6 +305,7 @@ func (lm *leastModel) prepare(c *chc.Clause) *lmClause {
 		}
 		x.subs = append(x.subs, sub)
 		x.prepared = append(x.prepared, m.NewSubstitution(sub))
+		x.subIDs = append(x.subIDs, lm.substitutionID(sub))
 	}
 	lm.cl[c.Index] = x
 	return x
@@ -310,9 +319,35 @@ func (lm *leastModel) body(c *chc.Clause, x *lmClause, rels func(p int) bdd.Node
 		if r == bdd.False {
 			return bdd.False
 		}
-		b = lm.m.And(b, lm.m.ComposeWith(r, x.prepared[j]))
+		key := [2]int{int(r), x.subIDs[j]}
+		composed, ok := lm.composed[key]
+		if !ok {
+			composed = lm.m.ComposeWith(r, x.prepared[j])
+			lm.composed[key] = composed
+		}
+		b = lm.m.And(b, composed)
 	}
 	return b
+}
+
+// substitutionID is the number of a body atom's substitution: equal
+// maps, equal numbers.
+func (lm *leastModel) substitutionID(sub map[int]bdd.Node) int {
+	keys := make([]int, 0, len(sub))
+	for k := range sub {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%d:%d ", k, sub[k])
+	}
+	id, ok := lm.subID[b.String()]
+	if !ok {
+		id = len(lm.subID)
+		lm.subID[b.String()] = id
+	}
+	return id
 }
 
 func (lm *leastModel) run() *HornResult {
@@ -500,6 +535,7 @@ func (lm *leastModel) gc() {
 		}
 	}
 	clear(lm.gate)
+	clear(lm.composed)
 	lm.m.GC(roots)
 	for _, e := range entries {
 		e.sub[e.k] = e.n

@@ -1,5 +1,6 @@
 // expect: safe -k 3
 // expect: safe --switches 5
+// expect: safe -k 3 --seq product
 //
 // Lamport's fast mutual exclusion algorithm (L. Lamport, "A fast mutual
 // exclusion algorithm", ACM TOCS 5(1), 1987, Fig. 2) for two processes with

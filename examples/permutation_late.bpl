@@ -2,6 +2,7 @@
 // expect: safe --switches 2
 // expect: unsafe -k 2
 // expect: safe -k 1
+// expect: unsafe --switches 3 --seq product
 //
 // A late bug in the shape of `permutation` (Fig. 1 of the lazy-sequentialization
 // paper, lazy-sequentialization-cav09.txt, and its 16-bit version of section 6; see

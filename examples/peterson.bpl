@@ -1,5 +1,6 @@
 // expect: safe --switches 8
 // expect: safe -k 5
+// expect: safe --switches 8 --seq product
 //
 // Peterson's mutual exclusion algorithm for two threads (G. L. Peterson, "Myths
 // about the mutual exclusion problem", IPL 1981; the paper kinduction-with-

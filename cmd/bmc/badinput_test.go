@@ -609,7 +609,7 @@ var badInputCases = []badInputCase{
 		name: "unknown sequentialization",
 		prog: threadProg,
 		args: []string{"check", "--seq", "greedy", "-k", "1", "{file}"},
-		sub:  `unknown sequentialization "greedy" (available: auto, eager, lazy, direct, contexts)`,
+		sub:  `unknown sequentialization "greedy" (available: auto, eager, lazy, direct, contexts, product)`,
 	},
 	{
 		name: "the context encoding on the bmc engine",
@@ -628,6 +628,12 @@ var badInputCases = []badInputCase{
 		prog: "thread void a() begin skip; end thread void b() begin skip; end",
 		args: []string{"export", "--aiger", "--seq", "contexts", "-k", "1", "{file}"},
 		sub:  "--seq contexts is the summary engine's encoding: it is written by --chc",
+	},
+	{
+		name: "the product encoding of a program with calls",
+		prog: "decl g; void f() begin g := T; end thread void a() begin f(); end thread void b() begin skip; end",
+		args: []string{"check", "--seq", "product", "-k", "1", "{file}"},
+		sub:  "the product encoding needs a program without calls",
 	},
 	{
 		name: "sequentialization without a bound",

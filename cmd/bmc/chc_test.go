@@ -29,6 +29,8 @@ func TestExportCHCWithZ3(t *testing.T) {
 		{"kind_fig11.bpl", []string{"-k", "3"}, "sat"},
 		{"seq_recursion.bpl", nil, "unsat"},
 		{"seq_swap.bpl", nil, "sat"},
+		{"peterson.bpl", []string{"--seq", "product", "-k", "2"}, "sat"},
+		{"peterson_buggy.bpl", []string{"--seq", "product", "-k", "2"}, "unsat"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append(append([]string{"export", "--chc"}, c.flags...), "../../examples/"+c.file)

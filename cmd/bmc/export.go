@@ -58,7 +58,9 @@ checkers can check the identical problem:
                Golem): "sat" means safe, "unsat" a violation. A
                concurrent program goes through the context encoding
                (--seq contexts, the default: Getafix's summary
-               relation, locks included) or the eager or lazy
+               relation, locks included), the product encoding
+               (--seq product: the threads' states side by side, for
+               programs without calls or locks) or the eager or lazy
                sequentialization, within -k K or --switches N.
 
 A one-thread program is encoded as bmc check encodes it. A concurrent
@@ -95,7 +97,7 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound (frames)")
 	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.property, "property", "violation", "with --dimacs/--smt2: violation or overflow")
-	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs: direct (the interleaving product; auto), eager or lazy; with --chc also contexts (its default)")
+	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs: direct (the interleaving product; auto), eager or lazy; with --chc also contexts (its default) or product")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.Lookup("switches").DefValue = "none" // -1 means unbounded

@@ -322,7 +322,7 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), summaries (procedure summaries as Horn clauses: every call depth; concurrent programs through the context encoding or the eager or lazy sequentialization, livelocks (--lasso) through the keyframe translation), or auto (the plan races them: --verbose prints it)")
-	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (the plan's choice; with --engine bmc: eager, or direct where threads loop or recurse and --max-steps is not given)")
+	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (the plan's choice; with --engine bmc: eager, or direct where threads loop or recurse and --max-steps is not given); summary engine: contexts or product (threads without calls or locks)")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3 (bmc and summary engines), bdd (summary engine only)")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")

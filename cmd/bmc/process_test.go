@@ -112,7 +112,7 @@ func TestCandidateProcesses(t *testing.T) {
 		{"proof", []string{"prove", file("flags2.bpl", progen.FlagMutex(2, false))},
 			exitSafe, []string{"proved"}, nil},
 		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
-			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "a longer --timeout"}, []string{"unknown (eager"}},
+			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "timeout while computing summaries", "a longer --timeout"}, nil},
 		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", burns7},
 			exitUnknown, []string{"memory limit (150M)", "a larger --max-memory"}, nil},
 	}
