@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"bmc/chc"
@@ -283,6 +284,10 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		}
 	case result.Unknown:
 		res.Bounds = bounds + "any call depth"
+	}
+	if method == "product" {
+		// A program without calls: the call depth is no bound of it.
+		res.AnyDepth, res.Bounds = false, strings.TrimSuffix(bounds, ", ")
 	}
 	return res, nil
 }
