@@ -31,9 +31,13 @@
 // a derivation back as program steps. Contexts (horn_contexts.go) is the
 // fifth: a concurrent program's question within rounds or switches as
 // Horn clauses directly, Getafix's summary relation, per context and
-// with the history of shared states at the context switches. Both build
-// their clauses from regions (horn_region.go), the DAG of the blocks
-// from a cut point.
+// with the history of shared states at the context switches. Product
+// (horn_product.go) is the sixth, for threads without calls or locks:
+// the same question as forward reachability over the product of the
+// threads' states (Getafix's cross-product formula), the running
+// thread's cut point per predicate and the suspended threads' states as
+// arguments. All three build their clauses from regions
+// (horn_region.go), the DAG of the blocks from a cut point.
 //
 // The sequential and the direct encoding are one machine of threads with
 // stacks (machine.go): they differ in whose frames the blocks run on (the
