@@ -77,20 +77,7 @@ func TestDifferentialContexts(t *testing.T) {
 		cfg.Threads, cfg.Stmts, cfg.Locks = 2+int(seed%2), 4, int(seed/2%2)
 		cfg.Recursive = seed%3 == 0
 		cfg.ShortLoops = seed%4 == 0
-		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, src)
-		}
-		// Rounds on two programs of three, switches on the third.
-		rounds, switches := 1+int(seed%3), -1
-		if seed%3 == 1 {
-			rounds, switches = 0, int(seed%4)
-		}
-		eo := explicit.DefaultOptions()
-		eo.Rounds, eo.Switches, eo.Depth, eo.MaxStates = rounds, switches, 64, 300_000
-		ck, _ := explicit.New(p, eo)
-		ex := ck.Run(context.Background())
+		p, src, rounds, switches, ex := boundedCase(t, seed, cfg)
 		for _, name := range solvers {
 			if name == "z3" && seed%3 != 0 {
 				continue // Z3's Spacer on a third of them: it is slower
@@ -131,19 +118,7 @@ func TestDifferentialProduct(t *testing.T) {
 		if seed%4 == 0 {
 			cfg.CounterBits, cfg.LateBugs = 2, true
 		}
-		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
-		if err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, src)
-		}
-		rounds, switches := 1+int(seed%3), -1
-		if seed%3 == 1 {
-			rounds, switches = 0, int(seed%4)
-		}
-		eo := explicit.DefaultOptions()
-		eo.Rounds, eo.Switches, eo.MaxStates = rounds, switches, 300_000
-		ck, _ := explicit.New(p, eo)
-		ex := ck.Run(context.Background())
+		p, src, rounds, switches, ex := boundedCase(t, seed, cfg)
 		if ex.Incomplete() {
 			continue
 		}
@@ -171,6 +146,26 @@ func TestDifferentialProduct(t *testing.T) {
 		}
 	}
 	bothVerdicts(t, solvers, counts)
+}
+
+// boundedCase loads the program progen makes of seed and cfg, picks its
+// bound (rounds on two seeds of three, switches on the third) and runs
+// the explicit search within it, at 64 frames.
+func boundedCase(t *testing.T, seed int64, cfg progen.Config) (p *ir.Program, src string, rounds, switches int, ex *result.Result) {
+	t.Helper()
+	src = progen.Generate(seed, cfg)
+	p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, src)
+	}
+	rounds, switches = 1+int(seed%3), -1
+	if seed%3 == 1 {
+		rounds, switches = 0, int(seed%4)
+	}
+	eo := explicit.DefaultOptions()
+	eo.Rounds, eo.Switches, eo.Depth, eo.MaxStates = rounds, switches, 64, 300_000
+	ck, _ := explicit.New(p, eo)
+	return p, src, rounds, switches, ck.Run(context.Background())
 }
 
 // disagreement says why a summary engine's verdict res contradicts the
