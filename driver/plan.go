@@ -144,7 +144,9 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		}
 	}
 	pl := &Plan{Cores: o.Cores}
-	if candidateProcesses {
+	if candidateProcesses && o.Proof.Certificate == nil {
+		// A certificate is the invariant of the proof that wins: only a
+		// candidate in this process can hand it over.
 		pl.command = o.Command
 	}
 	if pl.Cores <= 0 {

@@ -115,6 +115,10 @@ func TestCandidateProcesses(t *testing.T) {
 			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "timeout while computing summaries", "a longer --timeout"}, nil},
 		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", burns7},
 			exitUnknown, []string{"memory limit (150M)", "a larger --max-memory"}, nil},
+		// Two summary candidates race; the winner's summaries are the
+		// certificate (they stayed in the winner's process once).
+		{"certificate", []string{"prove", "--method", "summaries", "-k", "3", "--certificate", filepath.Join(dir, "cert.txt"), "../../examples/kind_fig11.bpl"},
+			exitSafe, []string{"safe at any call depth"}, nil},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -132,6 +136,11 @@ func TestCandidateProcesses(t *testing.T) {
 			for _, want := range c.err {
 				if !strings.Contains(errs, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, errs)
+				}
+			}
+			if c.name == "certificate" {
+				if text, err := os.ReadFile(filepath.Join(dir, "cert.txt")); err != nil || !strings.Contains(string(text), "procedure summaries") {
+					t.Errorf("no certificate of summaries written (%v):\n%.300s", err, text)
 				}
 			}
 			if c.name == "timeout" && time.Since(start) > 10*time.Second {
