@@ -59,24 +59,13 @@ type Product struct {
 // prodAt names an at predicate (init: instance -1, context -1).
 type prodAt struct{ inst, cut, ctx int }
 
-// prodKind is what a clause of Product stands for.
-type prodKind uint8
-
-const (
-	prodStart  prodKind = iota // init starts, or the threads start without init
-	prodBlock                  // a block to the next cut point
-	prodInit                   // init ends: the threads start
-	prodEnd                    // a block to the thread's end, and the context ends
-	prodSwitch                 // a context ends at a switch point
-	prodResume                 // a thread's context starts (or resumes)
-	prodIdle                   // an ended thread's turn passes
-	prodQuery                  // a block to a violation
-)
-
+// prodClause is what Steps needs of a clause: the instance whose block
+// it encodes (init: -1), the block's region (none for the clauses that
+// only start or end a context), and whether it ends in a violation.
 type prodClause struct {
-	kind   prodKind
 	inst   int
 	region *region
+	query  bool
 }
 
 // NewProduct builds the clauses of p within rounds round-robin rounds
@@ -399,7 +388,7 @@ func (h *Product) start() {
 		v.locals = v.newLocals(p.Init, nil)
 		v.enforce(p.Init)
 		st.locals = v.locals
-		h.add(h.atom(prodAt{inst: -1, cut: p.Init.Entry, ctx: -1}, st), nil, v.feas, "init starts", &prodClause{kind: prodStart, inst: -1})
+		h.add(h.atom(prodAt{inst: -1, cut: p.Init.Entry, ctx: -1}, st), nil, v.feas, "init starts", &prodClause{inst: -1})
 		return
 	}
 	v := h.env(nil, hstate{}, &pool)
@@ -407,7 +396,7 @@ func (h *Product) start() {
 	for _, x := range p.Globals {
 		g = append(g, initValue(v, x.Init))
 	}
-	h.add(h.threadsStart(g), nil, ts.True, "the threads start", &prodClause{kind: prodStart, inst: -1})
+	h.add(h.threadsStart(g), nil, ts.True, "the threads start", &prodClause{inst: -1})
 }
 
 // threadsStart is the sw(-1) atom with globals g: no thread started.
@@ -454,7 +443,7 @@ func (h *Product) blocks(i int, pr *ir.Proc, k int) {
 	for _, c := range h.contexts(i) {
 		key := prodAt{inst: i, cut: k, ctx: c}
 		body := []chc.Atom{*h.atom(key, st)}
-		kc := func(kind prodKind) *prodClause { return &prodClause{kind: kind, inst: i, region: r} }
+		kc := func(query bool) *prodClause { return &prodClause{inst: i, region: r, query: query} }
 		where := fmt.Sprintf("%s: %s from %s", h.instName(i), pr.Name, pr.Nodes[k].Pos)
 		if i >= 0 {
 			where += fmt.Sprintf(", context %d", c)
@@ -462,28 +451,28 @@ func (h *Product) blocks(i int, pr *ir.Proc, k int) {
 		for _, to := range r.exitOrder {
 			ex, taken := r.exit(to)
 			if i < 0 && to == h.prog.InitStop {
-				h.add(h.threadsStart(ex.globals), body, taken, where+" to init's end", kc(prodInit))
+				h.add(h.threadsStart(ex.globals), body, taken, where+" to init's end", kc(false))
 				continue
 			}
 			head := key
 			head.cut = to
 			ex.locals = h.forget(pr, to, ex.locals)
-			h.add(h.atom(head, ex), body, taken, fmt.Sprintf("%s to %s", where, pr.Nodes[to].Pos), kc(prodBlock))
+			h.add(h.atom(head, ex), body, taken, fmt.Sprintf("%s to %s", where, pr.Nodes[to].Pos), kc(false))
 		}
-		h.add(nil, body, r.bad, where+": a violation", kc(prodQuery))
+		h.add(nil, body, r.bad, where+": a violation", kc(true))
 		for _, ee := range ends {
 			switch {
 			case i < 0:
-				h.add(h.threadsStart(ee.after.globals), body, ee.taken, where+": init ends", kc(prodInit))
+				h.add(h.threadsStart(ee.after.globals), body, ee.taken, where+": init ends", kc(false))
 			case c+1 < h.C:
 				done := append(h.number(i, 1), h.suspends[i][h.pcw[i]:]...)
-				h.add(h.ended(c, i, done, ee.after.globals), body, ee.taken, where+": the thread ends", kc(prodEnd))
+				h.add(h.ended(c, i, done, ee.after.globals), body, ee.taken, where+": the thread ends", kc(false))
 			}
 		}
 		if i >= 0 && h.sws[pr][k] && c+1 < h.C {
 			mine := append(h.number(i, h.code[i][k]), h.forget(pr, k, st.locals)...)
 			h.add(h.ended(c, i, mine, st.globals), body, st.atomic.Not(),
-				fmt.Sprintf("%s: context %d ends at %s", h.instName(i), c, pr.Nodes[k].Pos), &prodClause{kind: prodSwitch, inst: i})
+				fmt.Sprintf("%s: context %d ends at %s", h.instName(i), c, pr.Nodes[k].Pos), &prodClause{inst: i})
 		}
 	}
 }
@@ -526,14 +515,14 @@ func (h *Product) resumes(i int) {
 			v.enforce(entry)
 			st := hstate{globals: g, atomic: v.atomic, locals: v.locals}
 			h.add(h.atom(prodAt{inst: i, cut: entry.Entry, ctx: c}, st), body, sys.And(bitsIs(sys, pc, 0), v.feas),
-				where+" starts the thread", &prodClause{kind: prodResume, inst: i})
+				where+" starts the thread", &prodClause{inst: i})
 			for _, k := range sortedCuts(h.sws[entry]) {
 				st := hstate{globals: g, atomic: ts.False, locals: locals}
 				h.add(h.atom(prodAt{inst: i, cut: k, ctx: c}, st), body, bitsIs(sys, pc, h.code[i][k]),
-					fmt.Sprintf("%s resumes at %s", where, entry.Nodes[k].Pos), &prodClause{kind: prodResume, inst: i})
+					fmt.Sprintf("%s resumes at %s", where, entry.Nodes[k].Pos), &prodClause{inst: i})
 			}
 			if h.rounds > 0 && c+1 < h.C {
-				h.add(h.ended(c, i, nil, g), body, bitsIs(sys, pc, 1), where+": the thread has ended", &prodClause{kind: prodIdle, inst: i})
+				h.add(h.ended(c, i, nil, g), body, bitsIs(sys, pc, 1), where+": the thread has ended", &prodClause{inst: i})
 			}
 		}
 	}
@@ -544,7 +533,7 @@ func (h *Product) resumes(i int) {
 // blocks of the thread running it.
 func (h *Product) Steps(d *chc.Derivation) ([]result.ReplayStep, int, error) {
 	k := h.kinds[d.Clause]
-	if k == nil || k.kind != prodQuery {
+	if k == nil || !k.query {
 		return nil, 0, fmt.Errorf("witness: the derivation does not end in a violation")
 	}
 	var chain []*chc.Derivation
@@ -564,7 +553,7 @@ func (h *Product) Steps(d *chc.Derivation) ([]result.ReplayStep, int, error) {
 		if k.region == nil {
 			continue
 		}
-		steps, err := k.region.steps(d.Values, k.kind == prodQuery, values, func(e *ir.Edge) bool {
+		steps, err := k.region.steps(d.Values, k.query, values, func(e *ir.Edge) bool {
 			return e.Proc == h.prog.Init && e.To == h.prog.InitStop
 		})
 		if err != nil {
