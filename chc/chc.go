@@ -146,6 +146,27 @@ func (s *System) HeadsOf() [][]*Clause {
 	return out
 }
 
+// Relevant marks the predicates a query can depend on: those in the
+// body of a query, and those in the body of a clause whose head is
+// relevant. Interpreting the others as true satisfies every clause with
+// one of them in its head or body, so a solver may leave them out.
+func (s *System) Relevant() []bool {
+	rel := make([]bool, len(s.Preds))
+	heads := s.HeadsOf()
+	work := heads[len(s.Preds)]
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, a := range c.Body {
+			if !rel[a.Pred.Index] {
+				rel[a.Pred.Index] = true
+				work = append(work, heads[a.Pred.Index]...)
+			}
+		}
+	}
+	return rel
+}
+
 // Derivation is a derivation tree: Clause applied with Values (a value
 // per variable of the graph, and-nodes included, that makes Clause's
 // constraint true), one sub-derivation per body atom deriving that

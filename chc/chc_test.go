@@ -2,6 +2,7 @@ package chc
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -512,5 +513,37 @@ func TestFormat(t *testing.T) {
 	in := k.interpretation(func(in *Interpretation, b0, b1 ts.Lit) ts.Lit { return in.AIG.And(b0, b1).Not() }, ts.False)
 	if got := in.Format(k.inv); got != "!(b0 & b1)" {
 		t.Errorf("Inv: %q", got)
+	}
+}
+
+// TestRelevant checks the predicates a query depends on: through
+// bodies, backwards from the queries, and none without a query.
+func TestRelevant(t *testing.T) {
+	s := New()
+	p := make([]*Pred, 5)
+	for i := range p {
+		p[i] = s.NewPred(fmt.Sprintf("P%d", i), nil)
+	}
+	atom := func(i int) Atom { return Atom{Pred: p[i]} }
+	fact := func(i int) { a := atom(i); s.Add(&a, nil, ts.True, "") }
+	rule := func(head int, body ...int) {
+		h := atom(head)
+		var bs []Atom
+		for _, b := range body {
+			bs = append(bs, atom(b))
+		}
+		s.Add(&h, bs, ts.True, "")
+	}
+	fact(0)
+	rule(1, 0)
+	rule(2, 0) // P2 feeds nothing a query reads
+	rule(3, 1, 4)
+	if got := s.Relevant(); slices.Contains(got, true) {
+		t.Errorf("without a query: relevant %v", got)
+	}
+	s.Add(nil, []Atom{atom(3)}, ts.True, "query")
+	want := []bool{true, true, false, true, true}
+	if got := s.Relevant(); !slices.Equal(got, want) {
+		t.Errorf("relevant %v, want %v", got, want)
 	}
 }

@@ -80,6 +80,7 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 // context encoding, or the eager or lazy sequentialization; auto: the
 // plan's, summaryMethod).
 func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*chc.System, error) {
+	p, _ = ir.FoldConstantGlobals(p) // as checkSummaries encodes it
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
 		if m := pinsOf(Options{Seq: method}).seq; m != "" {
 			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}

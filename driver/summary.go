@@ -203,10 +203,14 @@ func summariesOf(sys *chc.System, in *chc.Interpretation) []string {
 // checkSummaries checks p at every call depth by the summary engine: a
 // one-thread program's own clauses (method ""), a concurrent one's within
 // the rounds or switches of o through the sequentialization named method
-// (eager or lazy). Its counterexample is replayed on p within the bounds
-// and, where the user stated the call depth, must fit in it.
+// (eager or lazy). It encodes p with the globals that keep one value
+// folded (ir.FoldConstantGlobals: the same executions, so a test that
+// can never pass leaves no clause). Its counterexample is replayed on p
+// within the bounds and, where the user stated the call depth, must fit
+// in it.
 func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string) (*result.Result, error) {
-	target, bounds := p, ""
+	q, folded := ir.FoldConstantGlobals(p)
+	target, bounds := q, ""
 	eo := explicit.DefaultOptions()
 	var interleave func([]result.ReplayStep) ([]result.ReplayStep, error)
 	so := summaryOptions{Solver: o.Solver}
@@ -215,7 +219,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		bd, _ := contextBound(o.Bounds)
 		bounds, eo = bd.String()+", ", within(o.Bounds, bd).explicitOptions()
 		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
-			cl, err := boundedClauses(ctx, p, method, bd)
+			cl, err := boundedClauses(ctx, q, method, bd)
 			if err != nil && ctx.Err() == nil {
 				err = &UsageError{err.Error()}
 			}
@@ -223,7 +227,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		}
 	case "eager", "lazy":
 		bd, _ := contextBound(o.Bounds)
-		sp, err := translation(method)(ctx, p, bd)
+		sp, err := translation(method)(ctx, q, bd)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return stoppedSummary(ctx, &result.Result{Engine: summaryName(o.Solver, method)}), nil
@@ -271,6 +275,9 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 	res.Engine = summaryName(o.Solver, method)
 	switch res.Verdict {
 	case result.Safe:
+		if len(folded) > 0 {
+			res.Proof = foldedWords(folded) + "; " + res.Proof
+		}
 		res.AnyDepth = true
 		res.Bounds = bounds + "any call depth"
 	case result.Unsafe:
@@ -290,6 +297,23 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		res.AnyDepth, res.Bounds = false, strings.TrimSuffix(bounds, ", ")
 	}
 	return res, nil
+}
+
+// foldedWords says which globals ir.FoldConstantGlobals folded.
+func foldedWords(folded []*ir.Var) string {
+	var names []string
+	for i, g := range folded {
+		if i == 4 {
+			names = append(names, fmt.Sprintf("%d more", len(folded)-i))
+			break
+		}
+		names = append(names, g.Name)
+	}
+	noun := "globals keep"
+	if len(folded) == 1 {
+		noun = "global keeps"
+	}
+	return fmt.Sprintf("%d %s one value while the threads run (%s), their reads replaced by it", len(folded), noun, strings.Join(names, ", "))
 }
 
 // boundedClauses are the clauses of the bounded-context question in

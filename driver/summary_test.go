@@ -77,6 +77,7 @@ func TestDifferentialContexts(t *testing.T) {
 		cfg.Threads, cfg.Stmts, cfg.Locks = 2+int(seed%2), 4, int(seed/2%2)
 		cfg.Recursive = seed%3 == 0
 		cfg.ShortLoops = seed%4 == 0
+		cfg.Flags = int(seed % 3)
 		p, src, rounds, switches, ex := boundedCase(t, seed, cfg)
 		for _, name := range solvers {
 			if name == "z3" && seed%3 != 0 {
@@ -114,7 +115,7 @@ func TestDifferentialProduct(t *testing.T) {
 	for seed := int64(1); seed <= int64(programs); seed++ {
 		cfg := progen.DefaultConfig()
 		cfg.Threads, cfg.Stmts, cfg.Locks, cfg.WithHelper = 2+int(seed%2), 4+int(seed%3), 0, false
-		cfg.ShortLoops, cfg.SpinWaits = seed%2 == 0, seed%3 == 0
+		cfg.ShortLoops, cfg.SpinWaits, cfg.Flags = seed%2 == 0, seed%3 == 0, int(seed%3)
 		if seed%4 == 0 {
 			cfg.CounterBits, cfg.LateBugs = 2, true
 		}

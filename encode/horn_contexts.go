@@ -227,6 +227,15 @@ func cutPoints(p *ir.Program, pr *ir.Proc) (cuts, sw map[int]bool) {
 	if pr == p.Init && p.InitStop >= 0 {
 		cuts[p.InitStop] = true
 	}
+	// A point no step can lead to (ir.Reached) is no cut point: no
+	// clause derives it, and none starts from it.
+	reached := ir.Reached(pr)
+	for k := range cuts {
+		if !reached[k] {
+			delete(cuts, k)
+			delete(sw, k)
+		}
+	}
 	return cuts, sw
 }
 

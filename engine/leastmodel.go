@@ -29,6 +29,9 @@ import (
 // worklist order). Diagrams no relation or clause holds are freed when
 // the nodes double.
 //
+// Only the predicates a query depends on are computed (chc.Relevant);
+// the others are interpreted as true.
+//
 // Every growth of a relation is kept with the clause that made it, so
 // a derivation is read back top-down: an atom is explained by the
 // clause of the first growth that holds it, applied to the body's
@@ -80,6 +83,9 @@ type leastModel struct {
 	// of them.
 	subID    map[string]int
 	composed map[[2]int]bdd.Node
+	// relevant marks the predicates a query depends on (chc.Relevant);
+	// the others are never computed and interpreted as true.
+	relevant []bool
 }
 
 // lmGrowth is a relation after a growth, and the clause that made it.
@@ -371,7 +377,11 @@ func (lm *leastModel) run() *HornResult {
 	comp, n := lm.components()
 	heads := make([][]*chc.Clause, n)
 	where := make([]int, len(sys.Clauses)) // the component a clause is applied in
+	lm.relevant = sys.Relevant()
 	for _, c := range sys.Clauses {
+		if c.Head != nil && !lm.relevant[c.Head.Pred.Index] {
+			continue // no query depends on it: its predicate is true
+		}
 		at := -1
 		if c.Head != nil {
 			at = comp[c.Head.Pred.Index]
@@ -409,7 +419,7 @@ func (lm *leastModel) run() *HornResult {
 				return &HornResult{Status: solver.Sat, Derivation: lm.derive(c, nil, lm.step+1), Levels: lm.step}
 			}
 			for _, u := range lm.users[c.Head.Pred.Index] {
-				if where[u.Index] == k && !queued[u.Index] {
+				if where[u.Index] == k && !queued[u.Index] && (u.Head == nil || lm.relevant[u.Head.Pred.Index]) {
 					queue, queued[u.Index] = append(queue, u), true
 				}
 			}
@@ -613,6 +623,10 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int) *chc.Derivati
 func (lm *leastModel) interpretation() *chc.Interpretation {
 	in := chc.NewInterpretation(lm.sys)
 	for i := range lm.sys.Preds {
+		if !lm.relevant[i] {
+			in.Of[i] = ts.True
+			continue
+		}
 		formal := map[int]ts.Lit{}
 		for k, v := range lm.formal[i] {
 			formal[v] = in.Formals[i][k]

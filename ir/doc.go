@@ -7,9 +7,11 @@
 // Load and Build lower a checked lang syntax tree into a Program; graph.go
 // holds the graph helpers (successors, dominators, loop heads,
 // topological order, call depth) that the later stages share,
-// VisibleNodes the partial-order reduction's view of a program, and
+// VisibleNodes the partial-order reduction's view of a program,
 // WithoutStutter the copy of a program without the idle steps that close
-// a loop, which the SAT paths encode.
+// a loop, which the SAT paths encode, and FoldConstantGlobals the copy
+// in which the threads read the globals that keep one value as that
+// value, which the summary engine encodes.
 //
 // In the pipeline lang -> ir -> seq/moped/decompile -> encode -> ts ->
 // engine -> solver -> sat/smt, ir comes right after the front end: it

@@ -27,6 +27,33 @@ func Successors(pr *Proc) [][]int {
 	return succs
 }
 
+// Reached marks the nodes of pr that its entry reaches by steps that
+// can be taken: a step whose guard is the constant false (a test that
+// FoldConstantGlobals decided) leads nowhere; a call leads to the
+// point after it.
+func Reached(pr *Proc) []bool {
+	seen := make([]bool, len(pr.Nodes))
+	seen[pr.Entry] = true
+	work := []int{pr.Entry}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, e := range pr.Nodes[n].Out {
+			next := []int{e.To}
+			if e.Kind == Fork {
+				next = append(next, e.ForkTo)
+			}
+			for _, m := range next {
+				if !disabled(e) && m >= 0 && m < len(pr.Nodes) && !seen[m] {
+					seen[m] = true
+					work = append(work, m)
+				}
+			}
+		}
+	}
+	return seen
+}
+
 // DomTree is a dominator tree of a graph with nodes 0..n-1.
 type DomTree struct {
 	// Idom is each node's immediate dominator; -1 for the root and for

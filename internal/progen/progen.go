@@ -60,6 +60,12 @@ type Config struct {
 	// may leave frames behind (MUTANT's keyframe lassos). Every thread
 	// begins with a call of one.
 	RecursiveRetries bool
+	// Flags, when positive, declares globals f0 to f<Flags-1> that keep
+	// one value: init sets each to T or F, threads only ever store that
+	// value again, and tests, assumptions and assertions read them (the
+	// folding of constant globals, ir.FoldConstantGlobals, decides those
+	// tests before any search).
+	Flags int
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -79,6 +85,8 @@ type gen struct {
 	extra []func(indent string, locals []string)
 	// flat restricts stmt to statements without nested statements.
 	flat bool
+	// flags are the values init gives f0, f1, ... (Flags).
+	flags []string
 }
 
 // Generate returns the text of a random program; equal seeds give equal
@@ -109,6 +117,9 @@ func Generate(seed int64, cfg Config) string {
 	if cfg.ShuffleBits > 0 {
 		g.printf("decl %s;\n", strings.Join(bits("s", cfg.ShuffleBits), ", "))
 	}
+	if cfg.Flags > 0 {
+		g.printf("decl %s;\n", strings.Join(bits("f", cfg.Flags), ", "))
+	}
 	for i := 0; i < cfg.Locks; i++ {
 		g.printf("lock m%d;\n", i)
 	}
@@ -120,6 +131,11 @@ func Generate(seed int64, cfg Config) string {
 	}
 	if cfg.CounterBits > 0 {
 		g.printf("  %s;\n", g.counterReset())
+	}
+	for i := 0; i < cfg.Flags; i++ {
+		v := g.pick("T", "F")
+		g.flags = append(g.flags, v)
+		g.printf("  f%d := %s;\n", i, v)
 	}
 	if cfg.ShuffleBits > 0 {
 		vals := append([]string{"T"}, slices.Repeat([]string{"F"}, cfg.ShuffleBits-1)...)
@@ -343,6 +359,29 @@ func (g *gen) addExtraKinds() {
 	}
 	if g.cfg.RecursiveRetries {
 		g.extra = append(g.extra, g.retryCall)
+	}
+	if g.cfg.Flags > 0 {
+		g.extra = append(g.extra, g.flagStmt)
+	}
+}
+
+// flagStmt stores a flag's own value again, or reads a flag (Flags): in
+// a test guarding statements, an assumption or an assertion.
+func (g *gen) flagStmt(indent string, locals []string) {
+	i := g.r.Intn(len(g.flags))
+	lit := g.pick("", "!") + fmt.Sprintf("f%d", i)
+	vars := g.vars(locals)
+	switch g.r.Intn(4) {
+	case 0:
+		g.printf("%sf%d := %s;\n", indent, i, g.flags[i])
+	case 1:
+		g.printf("%sif (%s & %s) then\n", indent, lit, g.expr(1, vars))
+		g.stmts(1+g.r.Intn(2), indent+"  ", locals)
+		g.printf("%sfi\n", indent)
+	case 2:
+		g.printf("%sassume(%s | %s);\n", indent, lit, g.expr(1, vars))
+	default:
+		g.printf("%sassert(%s | %s);\n", indent, lit, g.expr(1, vars))
 	}
 }
 
