@@ -309,11 +309,11 @@ func foldedWords(folded []*ir.Var) string {
 		}
 		names = append(names, g.Name)
 	}
-	noun := "globals keep"
+	what := fmt.Sprintf("%d globals (%s) read where they surely hold", len(folded), strings.Join(names, ", "))
 	if len(folded) == 1 {
-		noun = "global keeps"
+		what = names[0] + " read where it surely holds"
 	}
-	return fmt.Sprintf("%d %s one value while the threads run (%s), their reads replaced by it", len(folded), noun, strings.Join(names, ", "))
+	return what + " the one value every write stores: folded"
 }
 
 // boundedClauses are the clauses of the bounded-context question in

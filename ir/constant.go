@@ -1,15 +1,20 @@
 package ir
 
-// Globals that never change once the threads run.
+import "maps"
+
+// Globals that keep one value.
 //
 // Boolean abstractions often keep a predicate that the program can only
 // ever set to one value: SafeStack's `stack_value` bits are written F
 // everywhere (init included), and every path to its error label tests
-// them for T. When every write of a global stores the same constant c
-// and the global holds c when the threads start (its initial value, or
-// init writes c on every path to its end), the global is c in every
-// state a thread sees, under every schedule, so a thread's read of it
-// can be replaced by c. The copy has exactly p's executions, step for
+// them for T; Fig. 11 of the K-induction paper sets y to F before the
+// test `y = T` that guards its error. When every write of a global
+// stores the same constant c, the global is c from its first write on,
+// under every schedule. So a read of it is c where a write surely came
+// first: everywhere in the threads when the global holds c when they
+// start (its initial value, or init writes c on every path to its end),
+// and otherwise after a write of the procedure's own on every path from
+// its entry to the read. The copy has exactly p's executions, step for
 // step: a test that can never pass becomes the constant false, a step
 // that read only such globals no longer reads shared state (so the
 // encodings offer no context switch after it), and an error label
@@ -17,9 +22,27 @@ package ir
 
 // ConstantGlobals returns the globals of p that hold one value, given
 // in the map, in every state in which a thread (not init) runs: every
-// step of every procedure that writes one stores that constant, by a
-// plain assignment, and the global holds it when init ends.
+// write of one stores that constant (writeConstants), and the global
+// holds it when init ends.
 func ConstantGlobals(p *Program) map[*Var]bool {
+	value := writeConstants(p)
+	written := initWrites(p, value)
+	out := map[*Var]bool{}
+	for _, g := range p.Globals {
+		v, seen := value[g]
+		switch {
+		case !seen:
+		case g.Init == valueOf(v) || written[g]:
+			out[g] = v
+		}
+	}
+	return out
+}
+
+// writeConstants are the globals every step that writes one stores one
+// constant into, by a plain assignment, with that constant; a global
+// never written has its initial value, when it has one.
+func writeConstants(p *Program) map[*Var]bool {
 	value := map[*Var]bool{}
 	varies := map[*Var]bool{}
 	for _, e := range p.Edges {
@@ -38,19 +61,22 @@ func ConstantGlobals(p *Program) map[*Var]bool {
 			value[t] = e.Values[i].Val
 		}
 	}
-	written := initWrites(p)
-	out := map[*Var]bool{}
 	for _, g := range p.Globals {
-		v, seen := value[g]
-		switch {
-		case varies[g]:
-		case !seen && g.Init != Unknown:
-			out[g] = g.Init == True // never written
-		case seen && (g.Init == valueOf(v) || written[g]):
-			out[g] = v
+		if _, seen := value[g]; !seen && !varies[g] && g.Init != Unknown {
+			value[g] = g.Init == True
 		}
 	}
-	return out
+	for g := range varies {
+		delete(value, g)
+	}
+	return value
+}
+
+func forkTo(e *Edge) int {
+	if e.Kind == Fork {
+		return e.ForkTo
+	}
+	return -1
 }
 
 func valueOf(b bool) Value {
@@ -60,60 +86,16 @@ func valueOf(b bool) Value {
 	return False
 }
 
-// initWrites are the globals init assigns on every path from its entry
-// to where it ends (its return, InitStop, or a node without steps):
-// by then the global holds the value every write stores. Without init,
-// none.
-func initWrites(p *Program) map[*Var]bool {
+// initWrites are the globals of consts init assigns on every path from
+// its entry to where it ends (its return, InitStop, or a node without
+// steps). Without init, none.
+func initWrites(p *Program, consts map[*Var]bool) map[*Var]bool {
 	pr := p.Init
 	if pr == nil {
 		return nil
 	}
-	// Forward must-analysis: in[n] the globals assigned on every path
-	// from the entry to n (nil: n not reached yet, the top element).
-	in := make([]map[*Var]bool, len(pr.Nodes))
-	in[pr.Entry] = map[*Var]bool{}
-	work := []int{pr.Entry}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		if n == p.InitStop {
-			continue // init ends here; what follows never runs
-		}
-		for _, e := range pr.Nodes[n].Out {
-			if e.To < 0 || e.To >= len(pr.Nodes) || e.Kind == Call && e.Spawn {
-				continue
-			}
-			out := map[*Var]bool{}
-			for g := range in[n] {
-				out[g] = true
-			}
-			if e.Kind == Assign {
-				for _, t := range e.Targets {
-					if t != nil && t.Global {
-						out[t] = true
-					}
-				}
-			}
-			old := in[e.To]
-			if old == nil {
-				in[e.To] = out
-				work = append(work, e.To)
-				continue
-			}
-			shrunk := false
-			for g := range old {
-				if !out[g] {
-					delete(old, g)
-					shrunk = true
-				}
-			}
-			if shrunk {
-				work = append(work, e.To)
-			}
-		}
-	}
-	var ends []map[*Var]bool
+	in := mustWrite(pr, p.InitStop, consts)
+	var all map[*Var]bool
 	for n, node := range pr.Nodes {
 		if in[n] == nil {
 			continue
@@ -122,19 +104,17 @@ func initWrites(p *Program) map[*Var]bool {
 		for _, e := range node.Out {
 			ended = ended || e.Kind == Return
 		}
-		if ended {
-			ends = append(ends, in[n])
+		if !ended {
+			continue
 		}
-	}
-	all := map[*Var]bool{}
-	for i, end := range ends {
-		for g := range end {
-			if i == 0 {
+		if all == nil {
+			all = map[*Var]bool{}
+			for g := range in[n] {
 				all[g] = true
 			}
 		}
 		for g := range all {
-			if !end[g] {
+			if !in[n][g] {
 				delete(all, g)
 			}
 		}
@@ -142,23 +122,70 @@ func initWrites(p *Program) map[*Var]bool {
 	return all
 }
 
-// FoldConstantGlobals returns a copy of p in which every read of a
-// constant global (ConstantGlobals) outside init and the procedures
-// init calls is replaced by its value and the expressions are
-// simplified, and the globals folded; p itself when there is none.
-// Steps keep their IDs, so a step of the copy names the step of p with
-// the same ID.
-func FoldConstantGlobals(p *Program) (*Program, []*Var) {
-	consts := ConstantGlobals(p)
-	if len(consts) == 0 {
-		return p, nil
-	}
-	var folded []*Var
-	for _, g := range p.Globals {
-		if _, ok := consts[g]; ok {
-			folded = append(folded, g)
+// mustWrite gives, per node of pr, the globals of consts that pr's own
+// steps write on every path from its entry to the node (nil: a node not
+// reached). A path ends at stop (-1: none).
+func mustWrite(pr *Proc, stop int, consts map[*Var]bool) []map[*Var]bool {
+	in := make([]map[*Var]bool, len(pr.Nodes))
+	in[pr.Entry] = map[*Var]bool{}
+	work := []int{pr.Entry}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if n == stop {
+			continue
+		}
+		for _, e := range pr.Nodes[n].Out {
+			out := map[*Var]bool{}
+			for g := range in[n] {
+				out[g] = true
+			}
+			if e.Kind == Assign {
+				for _, t := range e.Targets {
+					if _, ok := consts[t]; ok {
+						out[t] = true
+					}
+				}
+			}
+			// A fork's copy starts at ForkTo with the history so far.
+			for _, m := range []int{e.To, forkTo(e)} {
+				if m < 0 || m >= len(pr.Nodes) {
+					continue // a return or a thread's end
+				}
+				old := in[m]
+				if old == nil {
+					in[m] = maps.Clone(out)
+					work = append(work, m)
+					continue
+				}
+				shrunk := false
+				for g := range old {
+					if !out[g] {
+						delete(old, g)
+						shrunk = true
+					}
+				}
+				if shrunk {
+					work = append(work, m)
+				}
+			}
 		}
 	}
+	return in
+}
+
+// FoldConstantGlobals returns a copy of p in which every read of a
+// global that keeps one value where a write surely came first (see
+// above) is replaced by that value and the expressions are simplified,
+// and the globals some read of which it replaced; p itself when there
+// is none. Steps keep their IDs, so a step of the copy names the step of
+// p with the same ID.
+func FoldConstantGlobals(p *Program) (*Program, []*Var) {
+	value := writeConstants(p)
+	if len(value) == 0 {
+		return p, nil
+	}
+	everywhere := ConstantGlobals(p)
 	// Init reads a global before it writes it; so may what init calls.
 	inInit := map[*Proc]bool{}
 	if p.Init != nil {
@@ -178,19 +205,57 @@ func FoldConstantGlobals(p *Program) (*Program, []*Var) {
 		}
 	}
 	q := p.clone()
-	f := func(x *Expr) *Expr { return foldExpr(x, consts) }
-	for _, e := range q.Edges {
-		if inInit[p.Edges[e.ID].Proc] {
-			continue
+	used := map[*Var]bool{}
+	for i, pr := range p.Procs {
+		stop := -1
+		if pr == p.Init {
+			stop = p.InitStop
 		}
-		e.Guard, e.Constrain, e.Cond = f(e.Guard), f(e.Constrain), f(e.Cond)
-		e.Values = foldAll(e.Values, f)
-		e.Args = foldAll(e.Args, f)
-		e.PassiveValues = foldAll(e.PassiveValues, f)
+		written := mustWrite(pr, stop, value)
+		known := func(n int) map[*Var]bool {
+			k := map[*Var]bool{}
+			if !inInit[pr] {
+				for g, v := range everywhere {
+					k[g] = v
+				}
+			}
+			for g := range written[n] {
+				k[g] = value[g]
+			}
+			return k
+		}
+		for _, nd := range pr.Nodes {
+			consts := known(nd.ID)
+			if len(consts) == 0 {
+				continue
+			}
+			f := func(x *Expr) *Expr {
+				x.Walk(func(y *Expr) {
+					if _, ok := consts[y.Var]; ok && y.Op == OpVar {
+						used[y.Var] = true
+					}
+				})
+				return foldExpr(x, consts)
+			}
+			for _, e := range nd.Out {
+				c := q.Edges[e.ID]
+				c.Guard, c.Constrain, c.Cond = f(c.Guard), f(c.Constrain), f(c.Cond)
+				c.Values = foldAll(c.Values, f)
+				c.Args = foldAll(c.Args, f)
+				c.PassiveValues = foldAll(c.PassiveValues, f)
+			}
+		}
+		if !inInit[pr] && pr.Enforce != nil {
+			q.Procs[i].Enforce = foldExpr(pr.Enforce, everywhere)
+		}
 	}
-	for i, pr := range q.Procs {
-		if !inInit[p.Procs[i]] {
-			pr.Enforce = f(pr.Enforce)
+	if len(used) == 0 {
+		return p, nil
+	}
+	var folded []*Var
+	for _, g := range p.Globals {
+		if used[g] {
+			folded = append(folded, g)
 		}
 	}
 	return q, folded

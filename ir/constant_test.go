@@ -125,3 +125,49 @@ func reachedError(pr *ir.Proc) bool {
 	}
 	return false
 }
+
+// TestFoldAfterWrite checks the reads of a global whose writes all store
+// one value but which starts arbitrary: folded where the procedure wrote
+// it on every path before, kept elsewhere.
+func TestFoldAfterWrite(t *testing.T) {
+	src := `decl y;
+thread void t0() begin
+  decl a, b, c, d;
+  a := y;
+  y := F;
+  b := y;
+  if (*) then y := F; fi
+  c := y;
+end
+thread void t1() begin
+  decl e;
+  if (*) then y := F; else y := F; fi
+  e := y;
+end
+thread void t2() begin
+  decl f;
+  f := y;
+end
+`
+	p, _, err := ir.Load(context.Background(), "fold.bpl", []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := ir.ConstantGlobals(p); len(c) != 0 {
+		t.Errorf("constant everywhere: %v, want none (y starts arbitrary)", c)
+	}
+	q, folded := ir.FoldConstantGlobals(p)
+	if len(folded) != 1 || folded[0].Name != "y" {
+		t.Fatalf("folded %v, want [y]", folded)
+	}
+	want := map[string]bool{"a": false, "b": true, "c": true, "e": true, "f": false} // target: its value folded
+	got := map[string]bool{}
+	for _, e := range q.Edges {
+		if e.Kind == ir.Assign && len(e.Targets) == 1 && !e.Targets[0].Global {
+			got[e.Targets[0].Name] = e.Values[0].Op == ir.OpConst
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("folded reads by target %v, want %v", got, want)
+	}
+}

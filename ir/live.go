@@ -47,7 +47,7 @@ func LiveLocals(pr *Proc) [][]bool {
 		for n := len(pr.Nodes) - 1; n >= 0; n-- {
 			for _, e := range pr.Nodes[n].Out {
 				var after []bool
-				if e.Kind != Return && e.Kind != EndThread && !(e.Kind == Call && e.Spawn) {
+				if e.Kind != Return && e.Kind != EndThread { // a spawn goes on at e.To too
 					after = append([]bool(nil), live[e.To]...)
 				}
 				for _, x := range writes[e] {

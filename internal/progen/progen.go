@@ -61,10 +61,11 @@ type Config struct {
 	// begins with a call of one.
 	RecursiveRetries bool
 	// Flags, when positive, declares globals f0 to f<Flags-1> that keep
-	// one value: init sets each to T or F, threads only ever store that
-	// value again, and tests, assumptions and assertions read them (the
-	// folding of constant globals, ir.FoldConstantGlobals, decides those
-	// tests before any search).
+	// one value once written: each has a value, T or F, that init sets
+	// (or, for some, leaves the flag arbitrary) and that threads only
+	// ever store again, and tests, assumptions and assertions read them
+	// (the folding of constant globals, ir.FoldConstantGlobals, decides
+	// those tests before any search where a write surely came first).
 	Flags int
 }
 
@@ -135,7 +136,9 @@ func Generate(seed int64, cfg Config) string {
 	for i := 0; i < cfg.Flags; i++ {
 		v := g.pick("T", "F")
 		g.flags = append(g.flags, v)
-		g.printf("  f%d := %s;\n", i, v)
+		if g.r.Intn(3) > 0 {
+			g.printf("  f%d := %s;\n", i, v)
+		}
 	}
 	if cfg.ShuffleBits > 0 {
 		vals := append([]string{"T"}, slices.Repeat([]string{"F"}, cfg.ShuffleBits-1)...)
