@@ -3,10 +3,14 @@ package driver
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"bmc/explicit"
+	"bmc/internal/corpus"
 	"bmc/internal/progen"
 	"bmc/ir"
 	"bmc/result"
@@ -201,4 +205,35 @@ func summarySolvers() []string {
 		return []string{"gini", "bdd", "z3"}
 	}
 	return []string{"gini", "bdd"}
+}
+
+// TestFoldDecidesSafeStack checks the SafeStack variant whose checks
+// test values every write stores as 0 (its manifest says safe): with the
+// reads folded the product encoding keeps no query, so the least model
+// proves it at 4 rounds at once (90 s and more without the fold).
+func TestFoldDecidesSafeStack(t *testing.T) {
+	dir, err := corpus.BenchDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	path := filepath.Join(dir, "getafix-trucnguyenlam", "SafeStack", "old-SafeStack_seqcst_forCSEQ_inlined_unrolled_underapprox_safe.bp")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	p, _, err := ir.Load(context.Background(), path, src, ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Solver: "bdd", Bounds: DefaultBounds()}
+	o.Bounds.Rounds = 4
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := checkSummaries(ctx, p, o, "product")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != result.Safe || !strings.Contains(res.Proof, "stack_value0_0") {
+		t.Errorf("%s %v, proof %q; want safe with stack_value0_0 folded", res.Verdict, res.Limits, res.Proof)
+	}
 }
