@@ -39,11 +39,7 @@ func Reached(pr *Proc) []bool {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, e := range pr.Nodes[n].Out {
-			next := []int{e.To}
-			if e.Kind == Fork {
-				next = append(next, e.ForkTo)
-			}
-			for _, m := range next {
+			for _, m := range []int{e.To, forkTo(e)} {
 				if !disabled(e) && m >= 0 && m < len(pr.Nodes) && !seen[m] {
 					seen[m] = true
 					work = append(work, m)
