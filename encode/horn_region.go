@@ -159,7 +159,7 @@ func regionOrder(pr *ir.Proc, c int, cuts map[int]bool) ([]int, map[int][]*ir.Ed
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range pr.Nodes[n].Out {
-			if inFrame(e) && !disabled(e) && !cuts[e.To] && !inRegion[e.To] {
+			if inFrame(e) && !e.Disabled() && !cuts[e.To] && !inRegion[e.To] {
 				inRegion[e.To] = true
 				stack = append(stack, e.To)
 			}
@@ -169,7 +169,7 @@ func regionOrder(pr *ir.Proc, c int, cuts map[int]bool) ([]int, map[int][]*ir.Ed
 	in := map[int][]*ir.Edge{}
 	for n := range inRegion {
 		for _, e := range pr.Nodes[n].Out {
-			if inFrame(e) && !disabled(e) && e.To != c && inRegion[e.To] {
+			if inFrame(e) && !e.Disabled() && e.To != c && inRegion[e.To] {
 				indeg[e.To]++
 				in[e.To] = append(in[e.To], e)
 			}
@@ -178,7 +178,7 @@ func regionOrder(pr *ir.Proc, c int, cuts map[int]bool) ([]int, map[int][]*ir.Ed
 	order := []int{c}
 	for i := 0; i < len(order); i++ {
 		for _, e := range pr.Nodes[order[i]].Out {
-			if inFrame(e) && !disabled(e) && e.To != c && inRegion[e.To] {
+			if inFrame(e) && !e.Disabled() && e.To != c && inRegion[e.To] {
 				if indeg[e.To]--; indeg[e.To] == 0 {
 					order = append(order, e.To)
 				}
@@ -195,10 +195,6 @@ func regionOrder(pr *ir.Proc, c int, cuts map[int]bool) ([]int, map[int][]*ir.Ed
 }
 
 // inFrame reports whether e stays in its frame (and so in a block).
-// disabled reports whether e's guard is the constant false: no block
-// takes it (ir.FoldConstantGlobals leaves such steps).
-func disabled(e *ir.Edge) bool { return e.Guard != nil && e.Guard.Op == ir.OpConst && !e.Guard.Val }
-
 func inFrame(e *ir.Edge) bool {
 	switch e.Kind {
 	case ir.Call, ir.Return, ir.EndThread, ir.Fork:

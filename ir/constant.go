@@ -25,7 +25,12 @@ import "maps"
 // write of one stores that constant (writeConstants), and the global
 // holds it when init ends.
 func ConstantGlobals(p *Program) map[*Var]bool {
-	value := writeConstants(p)
+	return heldAtStart(p, writeConstants(p))
+}
+
+// heldAtStart are the globals of value (writeConstants) that hold their
+// value when init ends.
+func heldAtStart(p *Program, value map[*Var]bool) map[*Var]bool {
 	written := initWrites(p, value)
 	out := map[*Var]bool{}
 	for _, g := range p.Globals {
@@ -185,7 +190,7 @@ func FoldConstantGlobals(p *Program) (*Program, []*Var) {
 	if len(value) == 0 {
 		return p, nil
 	}
-	everywhere := ConstantGlobals(p)
+	everywhere := heldAtStart(p, value)
 	// Init reads a global before it writes it; so may what init calls.
 	inInit := map[*Proc]bool{}
 	if p.Init != nil {

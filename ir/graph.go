@@ -40,7 +40,7 @@ func Reached(pr *Proc) []bool {
 		work = work[:len(work)-1]
 		for _, e := range pr.Nodes[n].Out {
 			for _, m := range []int{e.To, forkTo(e)} {
-				if !disabled(e) && m >= 0 && m < len(pr.Nodes) && !seen[m] {
+				if !e.Disabled() && m >= 0 && m < len(pr.Nodes) && !seen[m] {
 					seen[m] = true
 					work = append(work, m)
 				}

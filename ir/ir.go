@@ -212,6 +212,10 @@ func (p *Program) InstanceEntries() (entries []*Proc, names []string) {
 	return entries, names
 }
 
+// Disabled reports whether e's guard is the constant false: the step is
+// never taken (FoldConstantGlobals leaves such steps).
+func (e *Edge) Disabled() bool { return e.Guard != nil && e.Guard.Op == OpConst && !e.Guard.Val }
+
 // TouchesShared reports whether e reads or writes a global, uses a lock
 // or changes atomicity: the steps after which the sequentializations
 // offer a context switch (one elsewhere can be moved back to such a point

@@ -47,9 +47,6 @@ func idle(e *Edge) bool {
 	return (e.Kind == Skip || e.Kind == Assert) && e.Atomic == NoMark && e.To >= 0
 }
 
-// disabled reports whether e's guard is the constant false.
-func disabled(e *Edge) bool { return e.Guard != nil && e.Guard.Op == OpConst && !e.Guard.Val }
-
 // cutIdleCycles cuts, in pr, the skips that close a cycle of idle steps
 // through h, and returns how many it cut. A step is taken out of its
 // node's steps; a node left without steps would read as a thread that
@@ -88,7 +85,7 @@ func cutIdleCycles(pr *Proc, h int) int {
 			return
 		}
 		if len(from.Out) == 1 && !emptiable(e.From) {
-			if !disabled(e) {
+			if !e.Disabled() {
 				e.Guard = Const(false)
 				cut++
 			}
@@ -107,7 +104,7 @@ func cutIdleCycles(pr *Proc, h int) int {
 			continue
 		}
 		for _, e := range slices.Clone(pr.Nodes[m].Out) {
-			if e.To == h && e.Kind == Skip && idle(e) && !disabled(e) {
+			if e.To == h && e.Kind == Skip && idle(e) && !e.Disabled() {
 				remove(e)
 			}
 		}

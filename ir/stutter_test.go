@@ -14,7 +14,7 @@ func live(pr *Proc) []string {
 	for _, nd := range pr.Nodes {
 		for _, e := range nd.Out {
 			s := fmt.Sprintf("%d->%d %s", e.From, e.To, e.Stmt)
-			if disabled(e) {
+			if e.Disabled() {
 				s += " [false]"
 			}
 			out = append(out, s)
