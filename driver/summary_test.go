@@ -70,7 +70,7 @@ func TestDifferentialSummaries(t *testing.T) {
 // itself) and is the explicit search's, and a program it proves safe
 // has none.
 func TestDifferentialContexts(t *testing.T) {
-	programs := 200
+	programs := 150
 	if testing.Short() {
 		programs = 40
 	}
