@@ -20,7 +20,7 @@ func corpusBMCTimeout() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("BMC_CORPUS_TIMEOUT")); err == nil {
 		return d
 	}
-	return 5 * time.Second
+	return 3 * time.Second
 }
 
 // TestCorpusConcurrentBMC checks the concurrent corpus programs whose

@@ -25,7 +25,7 @@ import (
 // checked again at a larger one when the engine says "no livelock".
 func TestKeyframeSummaries(t *testing.T) {
 	const limit = 3 * time.Second
-	seeds := 20
+	seeds := 14
 	if testing.Short() {
 		seeds = 6
 	}

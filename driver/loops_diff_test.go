@@ -114,7 +114,7 @@ func onlyDepth(limits []result.Limit) bool {
 // finds is found or the answer is unknown, naming the limit that cut the
 // search (the depth bound, the timeout).
 func TestLoopsDifferential(t *testing.T) {
-	programs := 24
+	programs := 18
 	if testing.Short() {
 		programs = 10
 	}

@@ -65,7 +65,7 @@ const proveDepth = 3
 // a violation (replayed by Prove before it returns) only where it finds
 // one too.
 func TestProveSoundness(t *testing.T) {
-	programs := 40
+	programs := 30
 	if testing.Short() {
 		programs = 16
 	}

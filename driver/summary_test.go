@@ -70,7 +70,7 @@ func TestDifferentialSummaries(t *testing.T) {
 // itself) and is the explicit search's, and a program it proves safe
 // has none.
 func TestDifferentialContexts(t *testing.T) {
-	programs := 150
+	programs := 100
 	if testing.Short() {
 		programs = 40
 	}

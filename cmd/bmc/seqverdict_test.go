@@ -35,7 +35,7 @@ const (
 	seqShortStates  = 50_000  // either, with -short
 	eagerMaxGuessed = 12      // uninitialised globals of the eager program
 	mainFrame       = 1       // the sequential main, which calls the thread clones
-	seqBMCTimeout   = 60 * time.Second
+	seqBMCTimeout   = 20 * time.Second
 	seqBMCSteps     = 60 // unrolling of a sequential program with loops
 )
 
