@@ -321,6 +321,11 @@ func (m *Manager) Ite(f, g, h Node) Node {
 	case h == False:
 		return m.And(f, g)
 	}
+	// A variable above both branches: the node itself (a diagram read
+	// back from a graph of if-then-elses is made of these).
+	if x := m.nodes[f]; x.lo == False && x.hi == True && x.level < m.level(g) && x.level < m.level(h) {
+		return m.mk(x.level, h, g)
+	}
 	r, ok, i := m.lookup(opIte, f, g, h)
 	if ok {
 		return r
@@ -429,7 +434,7 @@ func (m *Manager) Compose(f Node, sub map[int]Node) Node {
 // third of the least model's time on wide clauses).
 type Substitution struct {
 	sub map[int]Node // shared with the caller, whose later changes to its diagrams (GC) it sees
-	ren map[int32]int32
+	ren []int32      // by level: the variable it is renamed to, or -1
 }
 
 // NewSubstitution prepares sub for ComposeWith.
@@ -461,15 +466,7 @@ func (m *Manager) ComposeWith(f Node, s *Substitution) Node {
 // rebuild maps f's nodes bottom-up, each once: at makes a node's image
 // from its variable and its children's images (computed when called).
 func (m *Manager) rebuild(f Node, at func(l int32, lo, hi func() Node) Node) Node {
-	// The nodes made while rebuilding are never f's: the memo covers
-	// the nodes there are now. No at calls rebuild again.
-	if m.pass == math.MaxUint32 || len(m.seen) < len(m.nodes) {
-		m.seen = make([]uint32, len(m.nodes)+len(m.nodes)/2)
-		m.image = make([]Node, len(m.seen))
-		m.pass = 0
-	}
-	m.pass++
-	pass := m.pass
+	pass := m.newPass()
 	var rec func(n Node) Node
 	rec = func(n Node) Node {
 		if n <= True {
@@ -486,9 +483,22 @@ func (m *Manager) rebuild(f Node, at func(l int32, lo, hi func() Node) Node) Nod
 	return rec(f)
 }
 
-// renaming is sub as a map of variables to variables when it is one and
-// keeps their order, so that renaming needs no reordering.
-func (m *Manager) renaming(sub map[int]Node) (map[int32]int32, bool) {
+// newPass starts a pass of rebuild or rename over the nodes there are
+// now: the nodes made during it are never the pass's own.
+func (m *Manager) newPass() uint32 {
+	if m.pass == math.MaxUint32 || len(m.seen) < len(m.nodes) {
+		m.seen = make([]uint32, len(m.nodes)+len(m.nodes)/2)
+		m.image = make([]Node, len(m.seen))
+		m.pass = 0
+	}
+	m.pass++
+	return m.pass
+}
+
+// renaming is sub as a table of variables to variables (by level, -1
+// where sub has none) when it is one and keeps their order, so that
+// renaming needs no reordering.
+func (m *Manager) renaming(sub map[int]Node) ([]int32, bool) {
 	type pair struct{ from, to int32 }
 	ps := make([]pair, 0, len(sub))
 	for v, n := range sub {
@@ -502,10 +512,13 @@ func (m *Manager) renaming(sub map[int]Node) (map[int32]int32, bool) {
 		ps = append(ps, pair{int32(v), x.level})
 	}
 	slices.SortFunc(ps, func(a, b pair) int { return int(a.from - b.from) })
-	out := make(map[int32]int32, len(ps))
+	var out []int32
 	for i, p := range ps {
 		if i > 0 && ps[i-1].to >= p.to {
 			return nil, false
+		}
+		for len(out) <= int(p.from) {
+			out = append(out, -1)
 		}
 		out[p.from] = p.to
 	}
@@ -515,17 +528,34 @@ func (m *Manager) renaming(sub map[int]Node) (map[int32]int32, bool) {
 // rename is f with its variables renamed by an order-keeping ren, if
 // ren renames every variable of f (else a variable left alone could
 // end up out of order).
-func (m *Manager) rename(f Node, ren map[int32]int32) (Node, bool) {
-	whole := true
-	r := m.rebuild(f, func(l int32, lo, hi func() Node) Node {
-		to, ok := ren[l]
-		if !ok || !whole {
-			whole = false
-			return False
-		}
-		return m.mk(to, lo(), hi())
-	})
-	return r, whole
+func (m *Manager) rename(f Node, ren []int32) (Node, bool) {
+	r := m.renamed(f, ren, m.newPass())
+	return r, r >= 0
+}
+
+// renamed is rename's pass: -1 when f has a variable ren leaves alone.
+func (m *Manager) renamed(f Node, ren []int32, pass uint32) Node {
+	if f <= True {
+		return f
+	}
+	if m.seen[f] == pass {
+		return m.image[f]
+	}
+	x := m.nodes[f]
+	if int(x.level) >= len(ren) || ren[x.level] < 0 {
+		return -1
+	}
+	lo := m.renamed(x.lo, ren, pass)
+	if lo < 0 {
+		return -1
+	}
+	hi := m.renamed(x.hi, ren, pass)
+	if hi < 0 {
+		return -1
+	}
+	r := m.mk(ren[x.level], lo, hi)
+	m.seen[f], m.image[f] = pass, r
+	return r
 }
 
 // Restrict is f with the variables of vals fixed to their values.

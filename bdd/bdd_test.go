@@ -105,6 +105,10 @@ func TestOperations(t *testing.T) {
 			{"xor", m.Xor(f, g), ft ^ gt},
 			{"iff", m.Iff(f, g), ^(ft ^ gt) & all},
 			{"ite", m.Ite(f, g, h), ft&gt | ^ft&ht},
+			// A variable as the condition, above the branches or not.
+			{"ite of a variable", m.Ite(m.Var(seed%nvars), g, h), varTable(seed%nvars)&gt | ^varTable(seed%nvars)&ht},
+			{"ite of the top variable", m.Ite(m.Var(0), m.Restrict(g, map[int]bool{0: true}), m.Restrict(h, map[int]bool{0: false})),
+				varTable(0)&gt | ^varTable(0)&ht},
 			{"exists", m.Exists(f, s), existsTable(ft, set)},
 			{"and-exists", m.AndExists(f, g, s), existsTable(ft&gt, set)},
 		}

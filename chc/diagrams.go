@@ -79,8 +79,8 @@ type diagramCheck struct {
 	// argument); free the first variable of in's other inputs.
 	formal map[int][2]int
 	free   int
-	memo   map[int]bdd.Node // in's graph nodes built so far
-	rel    []bdd.Node       // per predicate, its interpretation, once built
+	memo   map[ts.Lit]bdd.Node // in's graph literals built so far
+	rel    []bdd.Node          // per predicate, its interpretation, once built
 	built  []bool
 	// applied is an interpretation composed with a body atom's
 	// arguments, by predicate and arguments: the clauses from one cut
@@ -94,7 +94,7 @@ func (r *diagramCheck) relation(p int) bdd.Node {
 		return r.rel[p]
 	}
 	if r.memo == nil {
-		r.memo = map[int]bdd.Node{}
+		r.memo = map[ts.Lit]bdd.Node{}
 	}
 	r.rel[p] = GraphDiagram(r.m, r.in.AIG, r.in.Of[p], r.memo, func(v int) bdd.Node {
 		if pk, ok := r.formal[v]; ok {
@@ -135,7 +135,7 @@ func (r *diagramCheck) holds(c *Clause) bool {
 			}
 		}
 	}
-	memo := map[int]bdd.Node{}
+	memo := map[ts.Lit]bdd.Node{}
 	clauseLit := func(l ts.Lit) bdd.Node {
 		return GraphDiagram(m, r.s.AIG, l, memo, func(v int) bdd.Node {
 			if f, ok := at[v]; ok {
@@ -203,47 +203,94 @@ func (r *diagramCheck) holds(c *Clause) bool {
 }
 
 // GraphDiagram is literal l of graph g as a diagram of m, input v being
-// input(v); memo holds the graph's nodes done so far.
-func GraphDiagram(m *bdd.Manager, g *ts.System, l ts.Lit, memo map[int]bdd.Node, input func(v int) bdd.Node) bdd.Node {
+// input(v); memo holds the diagrams of the graph's literals done so far.
+//
+// A multiplexer (a or b of two conjunctions whose conditions are one
+// literal and its negation, as ts.System.Ite builds it) becomes one
+// if-then-else whose branches take the wanted polarity: an
+// interpretation read from decision diagrams is a tree of them, and
+// negating each conjunction on the way (the diagrams have no complement
+// edges, so a negation copies its operand) built three diagrams for
+// every node of the relation.
+func GraphDiagram(m *bdd.Manager, g *ts.System, l ts.Lit, memo map[ts.Lit]bdd.Node, input func(v int) bdd.Node) bdd.Node {
 	// Iteratively: the graphs of long blocks are deep.
-	stack := []int{l.Var()}
+	stack := []ts.Lit{l}
 	for len(stack) > 0 {
-		v := stack[len(stack)-1]
-		if _, ok := memo[v]; ok {
+		x := stack[len(stack)-1]
+		if _, ok := memo[x]; ok {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		switch g.Kind(v) {
-		case ts.Const:
-			memo[v] = bdd.False
-		case ts.And:
-			a, b := g.Operands(v)
-			na, oka := memo[a.Var()]
-			nb, okb := memo[b.Var()]
-			if !oka || !okb {
-				if !oka {
-					stack = append(stack, a.Var())
-				}
-				if !okb {
-					stack = append(stack, b.Var())
-				}
-				continue
+		parts, made := graphParts(g, x)
+		missing := false
+		for _, y := range parts {
+			if _, ok := memo[y]; !ok {
+				stack, missing = append(stack, y), true
 			}
-			if a.IsNeg() {
-				na = m.Not(na)
-			}
-			if b.IsNeg() {
-				nb = m.Not(nb)
-			}
-			memo[v] = m.And(na, nb)
-		default:
-			memo[v] = input(v)
 		}
+		if missing {
+			continue
+		}
+		var d bdd.Node
+		switch made {
+		case madeConst:
+			d = bdd.False
+			if x.IsNeg() {
+				d = bdd.True
+			}
+		case madeInput:
+			d = input(x.Var())
+			if x.IsNeg() {
+				d = m.Not(d)
+			}
+		case madeNot:
+			d = m.Not(memo[parts[0]])
+		case madeAnd:
+			d = m.And(memo[parts[0]], memo[parts[1]])
+		case madeIte:
+			d = m.Ite(memo[parts[0]], memo[parts[1]], memo[parts[2]])
+		}
+		memo[x] = d
 		stack = stack[:len(stack)-1]
 	}
-	n := memo[l.Var()]
-	if l.IsNeg() {
-		return m.Not(n)
+	return memo[l]
+}
+
+// How graphParts makes a literal's diagram from its parts.
+const (
+	madeConst = iota
+	madeInput
+	madeNot // of the positive literal
+	madeAnd // of the two operands
+	madeIte // condition, then, else
+)
+
+// graphParts are the literals literal x's diagram is made of, and how.
+func graphParts(g *ts.System, x ts.Lit) ([]ts.Lit, int) {
+	v := x.Var()
+	switch g.Kind(v) {
+	case ts.Const:
+		return nil, madeConst
+	case ts.And:
+	default:
+		return nil, madeInput
 	}
-	return n
+	a, b := g.Operands(v)
+	// v = !(c & t) & !(!c & e), so !v = ite(c, t, e) and v = ite(c, !t, !e).
+	if a.IsNeg() && b.IsNeg() && g.Kind(a.Var()) == ts.And && g.Kind(b.Var()) == ts.And {
+		p1, p2 := g.Operands(a.Var())
+		q1, q2 := g.Operands(b.Var())
+		for _, pq := range [4][4]ts.Lit{{p1, p2, q1, q2}, {p1, p2, q2, q1}, {p2, p1, q1, q2}, {p2, p1, q2, q1}} {
+			if c, t, nc, e := pq[0], pq[1], pq[2], pq[3]; c == nc.Not() {
+				if !x.IsNeg() {
+					t, e = t.Not(), e.Not()
+				}
+				return []ts.Lit{c, t, e}, madeIte
+			}
+		}
+	}
+	if x.IsNeg() {
+		return []ts.Lit{x.Not()}, madeNot
+	}
+	return []ts.Lit{a, b}, madeAnd
 }

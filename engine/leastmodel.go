@@ -43,7 +43,7 @@ import (
 // group, its copies next to each other, and each clause variable sits in
 // the group of the first argument it is passed as.
 func LeastModel(ctx context.Context, sys *chc.System, o HornOptions) *HornResult {
-	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), gate: map[int]bdd.Node{}, subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
+	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), gate: map[ts.Lit]bdd.Node{}, subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
 	lm.m.MaxNodes = o.MaxNodes
 	if lm.m.MaxNodes == 0 {
 		lm.m.MaxNodes = 1 << 26
@@ -68,10 +68,10 @@ type leastModel struct {
 	// formal[p][k] is the variable of argument k of predicate p.
 	formal [][]int
 	// input is each graph input's variable; gate the diagrams of the
-	// graph's nodes built so far.
+	// graph's literals built so far.
 	input map[int]int
 	home  map[int]string // the argument name an input was placed by
-	gate  map[int]bdd.Node
+	gate  map[ts.Lit]bdd.Node
 	rel   []bdd.Node      // per predicate, its relation so far
 	grown [][]lmGrowth    // per predicate, its growths in order
 	cl    []*lmClause     // per clause
