@@ -79,9 +79,12 @@ type diagramCheck struct {
 	// argument); free the first variable of in's other inputs.
 	formal map[int][2]int
 	free   int
-	memo   map[ts.Lit]bdd.Node // in's graph literals built so far
-	rel    []bdd.Node          // per predicate, its interpretation, once built
-	built  []bool
+	memo   GraphMemo // in's graph literals built so far
+	// clauseMemo is the clause graph's literals built for the clause
+	// under check (its head's inputs are placed at the head's variables).
+	clauseMemo GraphMemo
+	rel        []bdd.Node // per predicate, its interpretation, once built
+	built      []bool
 	// applied is an interpretation composed with a body atom's
 	// arguments, by predicate and arguments: the clauses from one cut
 	// point share them (cleared by gc).
@@ -93,10 +96,7 @@ func (r *diagramCheck) relation(p int) bdd.Node {
 	if r.built[p] {
 		return r.rel[p]
 	}
-	if r.memo == nil {
-		r.memo = map[ts.Lit]bdd.Node{}
-	}
-	r.rel[p] = GraphDiagram(r.m, r.in.AIG, r.in.Of[p], r.memo, func(v int) bdd.Node {
+	r.rel[p] = GraphDiagram(r.m, r.in.AIG, r.in.Of[p], &r.memo, func(v int) bdd.Node {
 		if pk, ok := r.formal[v]; ok {
 			return r.m.Var(r.order.Formal(pk[0], pk[1]))
 		}
@@ -114,7 +114,8 @@ func (r *diagramCheck) gc() {
 			roots = append(roots, &r.rel[p])
 		}
 	}
-	r.memo, r.applied = nil, nil
+	r.memo.Clear()
+	r.applied = nil
 	r.m.GC(roots)
 }
 
@@ -135,7 +136,8 @@ func (r *diagramCheck) holds(c *Clause) bool {
 			}
 		}
 	}
-	memo := map[ts.Lit]bdd.Node{}
+	memo := &r.clauseMemo
+	memo.Clear()
 	clauseLit := func(l ts.Lit) bdd.Node {
 		return GraphDiagram(m, r.s.AIG, l, memo, func(v int) bdd.Node {
 			if f, ok := at[v]; ok {
@@ -202,31 +204,66 @@ func (r *diagramCheck) holds(c *Clause) bool {
 	return body == bdd.False
 }
 
+// GraphMemo holds the diagrams of a graph's literals built so far (the
+// zero value holds none).
+type GraphMemo struct {
+	of   []bdd.Node // by literal; -1: not built
+	made []ts.Lit   // the literals built, for Clear
+}
+
+func (g *GraphMemo) get(l ts.Lit) (bdd.Node, bool) {
+	if int(l) >= len(g.of) || g.of[l] < 0 {
+		return 0, false
+	}
+	return g.of[l], true
+}
+
+func (g *GraphMemo) set(l ts.Lit, d bdd.Node) {
+	for int(l) >= len(g.of) {
+		g.of = append(g.of, -1)
+	}
+	g.of[l] = d
+	g.made = append(g.made, l)
+}
+
+// Clear forgets every diagram (after the manager's GC renumbered them,
+// or to build a graph's literals with other inputs).
+func (g *GraphMemo) Clear() {
+	for _, l := range g.made {
+		g.of[l] = -1
+	}
+	g.made = g.made[:0]
+}
+
 // GraphDiagram is literal l of graph g as a diagram of m, input v being
 // input(v); memo holds the diagrams of the graph's literals done so far.
 //
 // A multiplexer (a or b of two conjunctions whose conditions are one
 // literal and its negation, as ts.System.Ite builds it) becomes one
-// if-then-else whose branches take the wanted polarity: an
-// interpretation read from decision diagrams is a tree of them, and
-// negating each conjunction on the way (the diagrams have no complement
-// edges, so a negation copies its operand) built three diagrams for
-// every node of the relation.
-func GraphDiagram(m *bdd.Manager, g *ts.System, l ts.Lit, memo map[ts.Lit]bdd.Node, input func(v int) bdd.Node) bdd.Node {
+// if-then-else whose branches take the wanted polarity, and a negated
+// conjunction the disjunction of its negated operands: an
+// interpretation read from decision diagrams is a tree of
+// multiplexers, and negating each conjunction on the way (the diagrams
+// have no complement edges, so a negation copies its operand) built
+// three diagrams for every node of the relation.
+func GraphDiagram(m *bdd.Manager, g *ts.System, l ts.Lit, memo *GraphMemo, input func(v int) bdd.Node) bdd.Node {
 	// Iteratively: the graphs of long blocks are deep.
 	stack := []ts.Lit{l}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
-		if _, ok := memo[x]; ok {
+		if _, ok := memo.get(x); ok {
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		parts, made := graphParts(g, x)
+		var ds [3]bdd.Node
 		missing := false
-		for _, y := range parts {
-			if _, ok := memo[y]; !ok {
+		for i, y := range parts {
+			d, ok := memo.get(y)
+			if !ok {
 				stack, missing = append(stack, y), true
 			}
+			ds[i] = d
 		}
 		if missing {
 			continue
@@ -243,25 +280,26 @@ func GraphDiagram(m *bdd.Manager, g *ts.System, l ts.Lit, memo map[ts.Lit]bdd.No
 			if x.IsNeg() {
 				d = m.Not(d)
 			}
-		case madeNot:
-			d = m.Not(memo[parts[0]])
 		case madeAnd:
-			d = m.And(memo[parts[0]], memo[parts[1]])
+			d = m.And(ds[0], ds[1])
+		case madeOr:
+			d = m.Or(ds[0], ds[1])
 		case madeIte:
-			d = m.Ite(memo[parts[0]], memo[parts[1]], memo[parts[2]])
+			d = m.Ite(ds[0], ds[1], ds[2])
 		}
-		memo[x] = d
+		memo.set(x, d)
 		stack = stack[:len(stack)-1]
 	}
-	return memo[l]
+	d, _ := memo.get(l)
+	return d
 }
 
 // How graphParts makes a literal's diagram from its parts.
 const (
 	madeConst = iota
 	madeInput
-	madeNot // of the positive literal
-	madeAnd // of the two operands
+	madeAnd // of the two parts
+	madeOr  // of the two parts
 	madeIte // condition, then, else
 )
 
@@ -290,7 +328,7 @@ func graphParts(g *ts.System, x ts.Lit) ([]ts.Lit, int) {
 		}
 	}
 	if x.IsNeg() {
-		return []ts.Lit{x.Not()}, madeNot
+		return []ts.Lit{a.Not(), b.Not()}, madeOr
 	}
 	return []ts.Lit{a, b}, madeAnd
 }

@@ -43,11 +43,11 @@ func TestGraphDiagram(t *testing.T) {
 			lits = append(lits, l)
 		}
 		m := bdd.New()
-		memo := map[ts.Lit]bdd.Node{}
+		var memo GraphMemo
 		vals := make([]bool, g.NumVars())
 		for _, l := range lits {
 			for _, l := range []ts.Lit{l, l.Not()} {
-				d := GraphDiagram(m, g, l, memo, func(v int) bdd.Node { return m.Var(v) })
+				d := GraphDiagram(m, g, l, &memo, func(v int) bdd.Node { return m.Var(v) })
 				for a := range 1 << inputs {
 					at := map[int]bool{}
 					for i, in := range g.Inputs() {

@@ -43,7 +43,7 @@ import (
 // group, its copies next to each other, and each clause variable sits in
 // the group of the first argument it is passed as.
 func LeastModel(ctx context.Context, sys *chc.System, o HornOptions) *HornResult {
-	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), gate: map[ts.Lit]bdd.Node{}, subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
+	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
 	lm.m.MaxNodes = o.MaxNodes
 	if lm.m.MaxNodes == 0 {
 		lm.m.MaxNodes = 1 << 26
@@ -71,7 +71,7 @@ type leastModel struct {
 	// graph's literals built so far.
 	input map[int]int
 	home  map[int]string // the argument name an input was placed by
-	gate  map[ts.Lit]bdd.Node
+	gate  chc.GraphMemo
 	rel   []bdd.Node      // per predicate, its relation so far
 	grown [][]lmGrowth    // per predicate, its growths in order
 	cl    []*lmClause     // per clause
@@ -257,7 +257,7 @@ func argName(p *chc.Pred, k int) string {
 
 // lit is the diagram of a graph literal.
 func (lm *leastModel) lit(l ts.Lit) bdd.Node {
-	return chc.GraphDiagram(lm.m, lm.sys.AIG, l, lm.gate, func(v int) bdd.Node { return lm.m.Var(lm.input[v]) })
+	return chc.GraphDiagram(lm.m, lm.sys.AIG, l, &lm.gate, func(v int) bdd.Node { return lm.m.Var(lm.input[v]) })
 }
 
 // prepare builds clause c's image.
@@ -544,7 +544,7 @@ func (lm *leastModel) gc() {
 			roots = append(roots, &e.n)
 		}
 	}
-	clear(lm.gate)
+	lm.gate.Clear()
 	clear(lm.composed)
 	lm.m.GC(roots)
 	for _, e := range entries {
@@ -622,24 +622,32 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int) *chc.Derivati
 // arguments.
 func (lm *leastModel) interpretation() *chc.Interpretation {
 	in := chc.NewInterpretation(lm.sys)
+	lit, done := make([]ts.Lit, lm.m.Nodes()), make([]int32, lm.m.Nodes())
+	var formal []ts.Lit // by variable: the argument input of the predicate at hand
 	for i := range lm.sys.Preds {
 		if !lm.relevant[i] {
 			in.Of[i] = ts.True
 			continue
 		}
-		formal := map[int]ts.Lit{}
 		for k, v := range lm.formal[i] {
+			for len(formal) <= v {
+				formal = append(formal, ts.False)
+			}
 			formal[v] = in.Formals[i][k]
 		}
-		memo := map[bdd.Node]ts.Lit{bdd.False: ts.False, bdd.True: ts.True}
+		// Node n's literal is lit[n] when done[n] is this predicate's
+		// (each has its own argument inputs).
+		pass := int32(i + 1)
+		lit[bdd.False], lit[bdd.True] = ts.False, ts.True
+		done[bdd.False], done[bdd.True] = pass, pass
 		var conv func(n bdd.Node) ts.Lit
 		conv = func(n bdd.Node) ts.Lit {
-			if l, ok := memo[n]; ok {
-				return l
+			if done[n] == pass {
+				return lit[n]
 			}
 			lo, hi := lm.m.Branches(n)
 			l := in.AIG.Ite(formal[lm.m.Level(n)], conv(hi), conv(lo))
-			memo[n] = l
+			lit[n], done[n] = l, pass
 			return l
 		}
 		in.Of[i] = conv(lm.rel[i])
