@@ -34,10 +34,7 @@ func heldAtStart(p *Program, value map[*Var]bool) map[*Var]bool {
 	written := initWrites(p, value)
 	out := map[*Var]bool{}
 	for _, g := range p.Globals {
-		v, seen := value[g]
-		switch {
-		case !seen:
-		case g.Init == valueOf(v) || written[g]:
+		if v, ok := value[g]; ok && (g.Init == valueOf(v) || written[g]) {
 			out[g] = v
 		}
 	}
@@ -77,13 +74,6 @@ func writeConstants(p *Program) map[*Var]bool {
 	return value
 }
 
-func forkTo(e *Edge) int {
-	if e.Kind == Fork {
-		return e.ForkTo
-	}
-	return -1
-}
-
 func valueOf(b bool) Value {
 	if b {
 		return True
@@ -113,10 +103,7 @@ func initWrites(p *Program, consts map[*Var]bool) map[*Var]bool {
 			continue
 		}
 		if all == nil {
-			all = map[*Var]bool{}
-			for g := range in[n] {
-				all[g] = true
-			}
+			all = maps.Clone(in[n])
 		}
 		for g := range all {
 			if !in[n][g] {
@@ -141,10 +128,7 @@ func mustWrite(pr *Proc, stop int, consts map[*Var]bool) []map[*Var]bool {
 			continue
 		}
 		for _, e := range pr.Nodes[n].Out {
-			out := map[*Var]bool{}
-			for g := range in[n] {
-				out[g] = true
-			}
+			out := maps.Clone(in[n])
 			if e.Kind == Assign {
 				for _, t := range e.Targets {
 					if _, ok := consts[t]; ok {
@@ -211,37 +195,37 @@ func FoldConstantGlobals(p *Program) (*Program, []*Var) {
 	}
 	q := p.clone()
 	used := map[*Var]bool{}
+	// fold replaces x's reads of consts, noting the globals it replaced.
+	fold := func(x *Expr, consts map[*Var]bool) *Expr {
+		x.Walk(func(y *Expr) {
+			if _, ok := consts[y.Var]; ok && y.Op == OpVar {
+				used[y.Var] = true
+			}
+		})
+		return foldExpr(x, consts)
+	}
 	for i, pr := range p.Procs {
 		stop := -1
 		if pr == p.Init {
 			stop = p.InitStop
 		}
 		written := mustWrite(pr, stop, value)
-		known := func(n int) map[*Var]bool {
-			k := map[*Var]bool{}
-			if !inInit[pr] {
-				for g, v := range everywhere {
-					k[g] = v
-				}
-			}
-			for g := range written[n] {
-				k[g] = value[g]
-			}
-			return k
+		held := map[*Var]bool{} // the values at every node, before pr's own writes
+		if !inInit[pr] {
+			held = everywhere
 		}
 		for _, nd := range pr.Nodes {
-			consts := known(nd.ID)
+			consts := held
+			if len(written[nd.ID]) > 0 {
+				consts = maps.Clone(held)
+				for g := range written[nd.ID] {
+					consts[g] = value[g]
+				}
+			}
 			if len(consts) == 0 {
 				continue
 			}
-			f := func(x *Expr) *Expr {
-				x.Walk(func(y *Expr) {
-					if _, ok := consts[y.Var]; ok && y.Op == OpVar {
-						used[y.Var] = true
-					}
-				})
-				return foldExpr(x, consts)
-			}
+			f := func(x *Expr) *Expr { return fold(x, consts) }
 			for _, e := range nd.Out {
 				c := q.Edges[e.ID]
 				c.Guard, c.Constrain, c.Cond = f(c.Guard), f(c.Constrain), f(c.Cond)
@@ -250,8 +234,8 @@ func FoldConstantGlobals(p *Program) (*Program, []*Var) {
 				c.PassiveValues = foldAll(c.PassiveValues, f)
 			}
 		}
-		if !inInit[pr] && pr.Enforce != nil {
-			q.Procs[i].Enforce = foldExpr(pr.Enforce, everywhere)
+		if pr.Enforce != nil && !inInit[pr] {
+			q.Procs[i].Enforce = fold(pr.Enforce, held)
 		}
 	}
 	if len(used) == 0 {

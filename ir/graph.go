@@ -436,3 +436,11 @@ func Loops(pr *Proc) (*LoopNest, error) {
 	}
 	return nest, nil
 }
+
+// forkTo is where a fork's copy of the thread goes on (-1: e is no fork).
+func forkTo(e *Edge) int {
+	if e.Kind == Fork {
+		return e.ForkTo
+	}
+	return -1
+}
