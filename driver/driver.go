@@ -94,6 +94,9 @@ type Bounds struct {
 	// NoReduction makes the explicit engine explore a context switch
 	// before every step (explicit.Options).
 	NoReduction bool
+	// GetafixSwitches asks Getafix's narrower question: a thread is
+	// left only where Getafix would (ir.GetafixSwitchNodes).
+	GetafixSwitches bool
 }
 
 // DefaultBounds are the bounds used when the user gives none.
@@ -102,11 +105,11 @@ func DefaultBounds() Bounds { return boundsOf(explicit.DefaultOptions()) }
 // boundsOf and explicitOptions convert between Bounds and the explicit
 // engine's options, which are the same but for its timeout.
 func boundsOf(o explicit.Options) Bounds {
-	return Bounds{Switches: o.Switches, Rounds: o.Rounds, Depth: o.Depth, MaxThreads: o.MaxThreads, MaxStates: o.MaxStates, NoReduction: o.NoReduction}
+	return Bounds{Switches: o.Switches, Rounds: o.Rounds, Depth: o.Depth, MaxThreads: o.MaxThreads, MaxStates: o.MaxStates, NoReduction: o.NoReduction, GetafixSwitches: o.GetafixSwitches}
 }
 
 func (b Bounds) explicitOptions() explicit.Options {
-	return explicit.Options{Switches: b.Switches, Rounds: b.Rounds, Depth: b.Depth, MaxThreads: b.MaxThreads, MaxStates: b.MaxStates, NoReduction: b.NoReduction}
+	return explicit.Options{Switches: b.Switches, Rounds: b.Rounds, Depth: b.Depth, MaxThreads: b.MaxThreads, MaxStates: b.MaxStates, NoReduction: b.NoReduction, GetafixSwitches: b.GetafixSwitches}
 }
 
 // UsageError is a request that cannot be carried out as asked.

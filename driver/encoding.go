@@ -102,7 +102,7 @@ func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*c
 		return nil, &UsageError{"--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
 	}
 	if hornSeq(m) {
-		cl, err := boundedClauses(ctx, p, m, bd)
+		cl, err := boundedClauses(ctx, p, m, bd, nil)
 		if err != nil {
 			if ctx.Err() == nil {
 				err = &UsageError{err.Error()}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bmc/encode"
+	"bmc/explicit"
 	"bmc/fairness"
 	"bmc/ir"
 	"bmc/result"
@@ -186,6 +187,9 @@ func contextBound(b Bounds) (bd seq.Bound, ok bool) {
 
 // within words the bounds a question is asked within.
 func (b Bounds) words() string {
+	if bd, ok := contextBound(b); ok && b.GetafixSwitches {
+		return fmt.Sprintf("%s, %s", bd, explicit.GetafixWords)
+	}
 	if bd, ok := contextBound(b); ok {
 		return fmt.Sprintf("%s, call depth %d", bd, b.Depth)
 	}
@@ -213,6 +217,9 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	}
 	bd, bounded := contextBound(b)
 	pl.Question = "a violation within " + b.words()
+	if b.GetafixSwitches {
+		return pl.getafix(p, o, pin, bounded)
+	}
 	explicitCandidate := func() {
 		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 			return checkExplicit(ctx, p, o)
@@ -300,6 +307,41 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
 			pl.addConcurrent(p, o, method)
 		}
+	}
+	return nil
+}
+
+// getafix plans Getafix's narrower question (Bounds.GetafixSwitches)
+// for the programs its cross-product formulas take: the explicit
+// search, and the product's least model on decision diagrams (or the
+// solver the user named), the two engines that implement the rule.
+func (pl *Plan) getafix(p *ir.Program, o Options, pin pins, bounded bool) error {
+	const flag = "--switch-points getafix"
+	switch {
+	case !bounded:
+		return &UsageError{flag + " needs a context bound: -k K or --switches N"}
+	case pin.engine == "bmc" || pin.seq != "" && pin.seq != "product":
+		_, by := PinnedEngine(o.Engine, o.Seq)
+		return &UsageError{flag + " goes with the explicit engine and the summary engine's product encoding (--seq product), not " + by}
+	case o.StepsStated:
+		return &UsageError{flag + " does not go with --max-steps: its engines have no step bound"}
+	}
+	if err := encode.ProductTakes(p); err != nil {
+		return &UsageError{fmt.Sprintf("%s takes what Getafix's cross-product formulas take, and %v", flag, err)}
+	}
+	if pin.engine != "summaries" && pin.seq == "" {
+		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return checkExplicit(ctx, p, o)
+		})
+	}
+	if pin.engine != "explicit" {
+		so := o
+		if !o.SolverStated {
+			so.Solver = "bdd"
+		}
+		pl.add(summaryName(so.Solver, "product"), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return checkSummaries(ctx, p, so, "product")
+		})
 	}
 	return nil
 }

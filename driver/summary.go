@@ -218,8 +218,14 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 	case "contexts", "product":
 		bd, _ := contextBound(o.Bounds)
 		bounds, eo = bd.String()+", ", within(o.Bounds, bd).explicitOptions()
+		var getafixAt [][]bool
+		if o.Bounds.GetafixSwitches {
+			// Read off the program as written: the fold drops reads.
+			getafixAt = ir.GetafixSwitchNodes(p)
+			bounds += explicit.GetafixWords + ", "
+		}
 		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
-			cl, err := boundedClauses(ctx, q, method, bd)
+			cl, err := boundedClauses(ctx, q, method, bd, getafixAt)
 			if err != nil && ctx.Err() == nil {
 				err = &UsageError{err.Error()}
 			}
@@ -318,9 +324,9 @@ func foldedWords(folded []*ir.Var) string {
 
 // boundedClauses are the clauses of the bounded-context question in
 // the summary engine's own encoding named method (contexts, product).
-func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bound) (*hornClauses, error) {
+func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bound, getafixAt [][]bool) (*hornClauses, error) {
 	if method == "product" {
-		h, err := encode.NewProduct(ctx, p, bd.Rounds, bd.Switches)
+		h, err := encode.NewProduct(ctx, p, bd.Rounds, bd.Switches, getafixAt)
 		if err != nil {
 			return nil, err
 		}

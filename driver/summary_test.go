@@ -153,6 +153,69 @@ func TestDifferentialProduct(t *testing.T) {
 	bothVerdicts(t, solvers, counts)
 }
 
+// TestDifferentialGetafixSwitches asks Getafix's narrower question
+// (Bounds.GetafixSwitches: its switch points, its flag the first global,
+// which the random programs write and read and init may leave
+// arbitrary) of the explicit search and of the product encoding on both
+// pure-Go solvers: every verdict agrees, every trace replays under the
+// rule, and the rule changes some verdict of the question as we ask it.
+func TestDifferentialGetafixSwitches(t *testing.T) {
+	programs := 24
+	if testing.Short() {
+		programs = 12
+	}
+	counts := map[string]int{}
+	narrower := 0
+	for seed := int64(1); seed <= int64(programs); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Threads, cfg.Stmts, cfg.Locks, cfg.WithHelper = 2+int(seed%2), 4+int(seed%3), 0, false
+		cfg.ShortLoops, cfg.SpinWaits = seed%2 == 0, seed%3 == 0
+		if seed%4 == 0 {
+			cfg.CounterBits, cfg.LateBugs = 2, true
+		}
+		p, src, rounds, switches, plain := boundedCase(t, seed, cfg)
+		eo := explicit.DefaultOptions()
+		eo.Rounds, eo.Switches, eo.Depth, eo.MaxStates, eo.GetafixSwitches = rounds, switches, 64, 300_000, true
+		ck, err := explicit.New(p, eo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex := ck.Run(context.Background())
+		if ex.Incomplete() {
+			continue
+		}
+		if plain.Verdict == result.Unsafe && ex.Verdict == result.Safe {
+			narrower++
+		}
+		if plain.Verdict == result.Safe && ex.Verdict == result.Unsafe && !plain.Incomplete() {
+			t.Fatalf("seed %d: a violation with Getafix's switch points but none without them\n%s", seed, src)
+		}
+		for _, name := range []string{"bdd", "gini"} {
+			o := Options{Solver: name, Bounds: DefaultBounds()}
+			o.Bounds.Rounds, o.Bounds.Switches, o.Bounds.GetafixSwitches = rounds, switches, true
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			res, err := checkSummaries(ctx, p, o, "product")
+			cancel()
+			if err != nil {
+				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)
+			}
+			if res.Verdict == result.Unknown && ctx.Err() != nil {
+				counts[name+" out of time"]++
+				continue
+			}
+			if res.Verdict != ex.Verdict {
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: explicit %s, product %s %v\n%s", seed, name, rounds, switches,
+					ex.Verdict, res.Verdict, res.Limits, src)
+			}
+			counts[name+" "+res.Verdict.String()]++
+		}
+	}
+	bothVerdicts(t, []string{"bdd", "gini"}, counts)
+	if narrower == 0 {
+		t.Errorf("no program is safe with Getafix's switch points and unsafe without them: the rule went untested")
+	}
+}
+
 // boundedCase loads the program progen makes of seed and cfg, picks its
 // bound (rounds on two seeds of three, switches on the third) and runs
 // the explicit search within it, at 64 frames.

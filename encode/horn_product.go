@@ -54,6 +54,9 @@ type Product struct {
 	suspends [][]ts.Lit // per instance, the inputs of its suspended state in the clauses' O
 	live     map[*ir.Proc][][]bool
 	dead     map[*ir.Proc][]ts.Lit // per procedure, inputs for the values of its dead locals
+	// getafix: a context ends only at Getafix's switch points, and
+	// where its flag (ir.GetafixFlag), not the atomic mode, is false.
+	getafix bool
 }
 
 // prodAt names an at predicate (init: instance -1, context -1).
@@ -69,8 +72,10 @@ type prodClause struct {
 }
 
 // NewProduct builds the clauses of p within rounds round-robin rounds
-// or, with rounds 0, within switches context switches.
-func NewProduct(ctx context.Context, p *ir.Program, rounds, switches int) (h *Product, err error) {
+// or, with rounds 0, within switches context switches. With getafixAt
+// (ir.GetafixSwitchNodes, of p or of the program p was folded from) a
+// thread is left only where Getafix would; nil asks our question.
+func NewProduct(ctx context.Context, p *ir.Program, rounds, switches int, getafixAt [][]bool) (h *Product, err error) {
 	defer halt.Recover(&err)
 	if rounds < 1 && switches < 0 {
 		return nil, fmt.Errorf("the product encoding needs at least 1 round or 0 switches")
@@ -81,7 +86,7 @@ func NewProduct(ctx context.Context, p *ir.Program, rounds, switches int) (h *Pr
 	n, _ := p.Instances()
 	h = &Product{System: chc.New(), prog: p, rounds: rounds, n: n, C: rounds * n, ng: len(p.Globals),
 		cuts: map[*ir.Proc]map[int]bool{}, sws: map[*ir.Proc]map[int]bool{}, live: map[*ir.Proc][][]bool{}, dead: map[*ir.Proc][]ts.Lit{},
-		at: map[prodAt]*chc.Pred{}, sw: map[[2]int]*chc.Pred{}, kinds: map[*chc.Clause]*prodClause{}}
+		at: map[prodAt]*chc.Pred{}, sw: map[[2]int]*chc.Pred{}, kinds: map[*chc.Clause]*prodClause{}, getafix: getafixAt != nil}
 	if rounds < 1 {
 		h.C = switches + 1
 	}
@@ -89,6 +94,11 @@ func NewProduct(ctx context.Context, p *ir.Program, rounds, switches int) (h *Pr
 	for _, pr := range p.Procs {
 		h.cuts[pr], h.sws[pr] = cutPoints(p, pr)
 		h.live[pr] = ir.LiveLocals(pr)
+		if getafixAt != nil && pr != p.Init {
+			// Getafix's atomicity is its flag's value alone.
+			h.cuts[pr], h.sws[pr] = getafixCutPoints(pr, getafixAt[pr.Index])
+			continue
+		}
 		heads := map[int]bool{pr.Entry: true}
 		for _, k := range ir.LoopHeads(pr) {
 			heads[k] = true
@@ -138,6 +148,25 @@ func NewProduct(ctx context.Context, p *ir.Program, rounds, switches int) (h *Pr
 		h.resumes(i)
 	}
 	return h, nil
+}
+
+// getafixCutPoints are the cut and switch points of a thread's
+// procedure pr (without calls) whose thread may be left only at the
+// nodes at marks: those nodes are the switch points (a context ends
+// before the step there, as in Getafix's ContextSwitch relation), and
+// they, the entry and the loop heads the cut points.
+func getafixCutPoints(pr *ir.Proc, at []bool) (cuts, sw map[int]bool) {
+	cuts, sw = map[int]bool{pr.Entry: true}, map[int]bool{}
+	for _, k := range ir.LoopHeads(pr) {
+		cuts[k] = true
+	}
+	reached := ir.Reached(pr)
+	for k, ok := range at {
+		if ok && reached[k] && !pr.Atomic {
+			cuts[k], sw[k] = true, true
+		}
+	}
+	return cuts, sw
 }
 
 // surelyAtomic marks the nodes of pr (a procedure without calls) that
@@ -471,10 +500,23 @@ func (h *Product) blocks(i int, pr *ir.Proc, k int) {
 		}
 		if i >= 0 && h.sws[pr][k] && c+1 < h.C {
 			mine := append(h.number(i, h.code[i][k]), h.forget(pr, k, st.locals)...)
-			h.add(h.ended(c, i, mine, st.globals), body, st.atomic.Not(),
+			h.add(h.ended(c, i, mine, st.globals), body, h.leaves(st),
 				fmt.Sprintf("%s: context %d ends at %s", h.instName(i), c, pr.Nodes[k].Pos), &prodClause{inst: i})
 		}
 	}
+}
+
+// leaves is when a thread in state st may be left at a switch point:
+// outside an atomic section, or, with Getafix's switch points, where
+// its flag is false.
+func (h *Product) leaves(st hstate) ts.Lit {
+	if !h.getafix {
+		return st.atomic.Not()
+	}
+	if flag := ir.GetafixFlag(h.prog); flag != nil {
+		return st.globals[flag.Index].Not()
+	}
+	return ts.True
 }
 
 // forget replaces the values of the locals of pr that are dead at node

@@ -3,6 +3,7 @@ package explicit
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -27,7 +28,16 @@ type Options struct {
 	// that touches shared state (see ir.VisibleNodes); for cross-checking
 	// the reduction.
 	NoReduction bool
+	// GetafixSwitches leaves a thread only where Getafix would (see
+	// ir.GetafixSwitchNodes), to compare verdicts with it; it needs a
+	// context bound and turns the reduction off (a move would pass the
+	// points).
+	GetafixSwitches bool
 }
+
+// GetafixWords name the narrower question of Options.GetafixSwitches in
+// verdicts.
+const GetafixWords = "with Getafix's switch points"
 
 // DefaultOptions are the bounds used when the user gives none.
 func DefaultOptions() Options {
@@ -57,6 +67,10 @@ type Checker struct {
 	// runThread); traces use it either way (see keptSteps).
 	visible [][]bool
 	reduce  bool
+	// switchAt, with Options.GetafixSwitches, marks the nodes a thread
+	// may be left at (nil: everywhere outside atomic sections).
+	switchAt [][]bool
+	flag     int // with switchAt, ir.GetafixFlag's index (-1: none)
 
 	// The states found, by id: key, the state it was reached from, by
 	// which move (its last step), at which cost.
@@ -145,6 +159,15 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	}
 	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, states: newStateSet(),
 		visible: ir.VisibleNodes(p), reduce: !opts.NoReduction, cur: -1}
+	if opts.GetafixSwitches {
+		if opts.Rounds == 0 && opts.Switches < 0 {
+			return nil, fmt.Errorf("Getafix's switch points need a context bound (-k or --switches)")
+		}
+		c.switchAt, c.reduce, c.flag = ir.GetafixSwitchNodes(p), false, -1
+		if f := ir.GetafixFlag(p); f != nil {
+			c.flag = f.Index
+		}
+	}
 	return c, nil
 }
 
@@ -158,6 +181,9 @@ func (c *Checker) Bounds() string {
 		parts = append(parts, result.Plural(c.opts.Switches, "context switch"))
 	default:
 		parts = append(parts, "all interleavings")
+	}
+	if c.opts.GetafixSwitches {
+		parts = append(parts, GetafixWords)
 	}
 	parts = append(parts, fmt.Sprintf("call depth %d", c.opts.Depth))
 	if c.dynamicThreads() {
@@ -471,6 +497,7 @@ func (c *Checker) expand(s *state) {
 		if !c.canSwitch(s, s.cur) {
 			return
 		}
+		s = c.getafixLeft(s)
 	}
 	price := cost{switches: 1}
 	if s.cur < 0 {
@@ -514,12 +541,36 @@ func (c *Checker) switchTo(s *state, t int) *state {
 }
 
 // canSwitch reports whether the scheduler may leave thread t now: it has
-// terminated or is outside an atomic section. (Between moves, a thread
-// may stand before thread-local steps; those commute with every step of
-// the other threads, so switching before them is as good as after.)
+// terminated or is outside an atomic section, or, with Getafix's switch
+// points, stands at one while Getafix's flag is not true. (Between
+// moves, a thread may stand before thread-local steps; those commute
+// with every step of the other threads, so switching before them is as
+// good as after.)
 func (c *Checker) canSwitch(s *state, t int) bool {
 	th := &s.threads[t]
-	return !th.alive() || !th.atomic
+	switch {
+	case !th.alive():
+		return true
+	case c.switchAt == nil:
+		return !th.atomic
+	}
+	// Getafix's rule: at one of its points, its flag not true (an
+	// arbitrary flag is taken false by getafixLeft).
+	top := th.top()
+	return c.switchAt[top.proc.Index][top.pc] && (c.flag < 0 || s.globals[c.flag] != ir.True)
+}
+
+// getafixLeft is s as the thread running in it is switched out, with
+// Getafix's rule: a flag that was never given a value is false, as the
+// switch requires.
+func (c *Checker) getafixLeft(s *state) *state {
+	if c.switchAt == nil || c.flag < 0 || s.globals[c.flag] != ir.Unknown || !s.threads[s.cur].alive() {
+		return s
+	}
+	n := *s
+	n.globals = slices.Clone(s.globals)
+	n.globals[c.flag] = ir.False
+	return &n
 }
 
 // atomicOwner is the thread inside an atomic section, or -1.

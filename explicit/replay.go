@@ -54,10 +54,22 @@ func Replay(p *ir.Program, opts Options, steps []result.ReplayStep) (*result.Tra
 	for _, s := range starts {
 		frontier = append(frontier, c.replay.add(s, -1, stepRec{kind: recStart}))
 	}
+	prev := -1
 	for i, st := range steps {
 		// The states of the frontier differ in data only.
 		if err := c.replayable(c.replay.states[frontier[0]], i, st); err != nil {
 			return nil, err
+		}
+		// With Getafix's switch points, the thread that ran the step
+		// before (not init, which hands over to a thread chosen freely)
+		// is left only at one.
+		s := c.replay.states[frontier[0]]
+		if c.switchAt != nil && prev >= 0 && st.Thread != prev && !c.canSwitch(s, prev) {
+			return nil, fmt.Errorf("replay: step %d (%s): thread %d is left where Getafix places no context switch", i, st.Edge.Stmt, prev)
+		}
+		prev = st.Thread
+		if s.init {
+			prev = -1
 		}
 		rec := stepRec{kind: recStep, thread: int16(st.Thread), edge: int32(st.Edge.ID)}
 		var next []int32
@@ -94,7 +106,7 @@ func (c *Checker) replayable(s *state, i int, st result.ReplayStep) error {
 	if !th.alive() {
 		return fmt.Errorf("replay: step %d (%s): the thread has terminated", i, st.Edge.Stmt)
 	}
-	if o := c.atomicOwner(s); o >= 0 && o != st.Thread {
+	if o := c.atomicOwner(s); c.switchAt == nil && o >= 0 && o != st.Thread {
 		return fmt.Errorf("replay: step %d (%s): another thread is inside an atomic section", i, st.Edge.Stmt)
 	}
 	if top := th.top(); top.proc != st.Edge.Proc || top.pc != st.Edge.From {

@@ -214,6 +214,30 @@ func TestReplayKeepsToTheBound(t *testing.T) {
 	}
 }
 
+// TestReplayKeepsToGetafixSwitchPoints: the violation of
+// getafix_merged_sections.bpl leaves the writer between its two atomic
+// sections; it replays as we ask the question and not with Getafix's
+// switch points, where the search finds none.
+func TestReplayKeepsToGetafixSwitchPoints(t *testing.T) {
+	p := loadFile(t, "getafix_merged_sections.bpl", "")
+	c, res := explore(t, p, bound{-1, 1}.options())
+	if res.Verdict != result.Unsafe {
+		t.Fatalf("-k 1: %s", res.Verdict)
+	}
+	steps := modelSteps(c)
+	if _, err := Replay(p, bound{-1, 1}.options(), steps); err != nil {
+		t.Fatal(err)
+	}
+	getafix := bound{-1, 1}.options()
+	getafix.GetafixSwitches = true
+	if _, err := Replay(p, getafix, steps); err == nil || !strings.Contains(err.Error(), "where Getafix places no context switch") {
+		t.Errorf("with Getafix's switch points the replay gave %v, want it refused", err)
+	}
+	if _, res := explore(t, p, getafix); res.Verdict != result.Safe {
+		t.Errorf("with Getafix's switch points: %s, want safe", res.Verdict)
+	}
+}
+
 // TestTraceShowsOnlyValuesRead: with 100,000 globals that nothing reads,
 // neither the explicit trace nor a replayed one (whose model fixes every
 // global) lists them, so every line stays short.

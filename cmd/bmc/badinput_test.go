@@ -738,6 +738,42 @@ var badInputCases = []badInputCase{
 		sub:  "--no-reduction does not go with --lasso",
 	},
 	{
+		name: "--switch-points unknown",
+		prog: threadProg,
+		args: []string{"check", "-k", "2", "--switch-points", "spin", "{file}"},
+		sub:  `unknown switch-point rule "spin" (available: any, getafix)`,
+	},
+	{
+		name: "--switch-points getafix without a bound",
+		prog: threadProg,
+		args: []string{"check", "--switch-points", "getafix", "{file}"},
+		sub:  "--switch-points getafix needs a context bound",
+	},
+	{
+		name: "--switch-points getafix with --lasso",
+		prog: threadProg,
+		args: []string{"check", "--lasso", "1,1", "--switch-points", "getafix", "{file}"},
+		sub:  "--switch-points does not go with --lasso",
+	},
+	{
+		name: "--switch-points getafix with --seq eager",
+		prog: threadProg,
+		args: []string{"check", "-k", "2", "--switch-points", "getafix", "--seq", "eager", "{file}"},
+		sub:  "--switch-points getafix goes with the explicit engine and the summary engine's product encoding (--seq product), not --seq eager",
+	},
+	{
+		name: "--switch-points getafix with --no-reduction",
+		prog: threadProg,
+		args: []string{"check", "-k", "2", "--switch-points", "getafix", "--no-reduction", "{file}"},
+		sub:  "--no-reduction does not go with --switch-points getafix",
+	},
+	{
+		name: "--switch-points getafix on a program with calls",
+		prog: "decl g;\nvoid f() begin g := T; end\nthread void adder() begin f(); end\n",
+		args: []string{"check", "-k", "2", "--switch-points", "getafix", "{file}"},
+		sub:  "--switch-points getafix takes what Getafix's cross-product formulas take",
+	},
+	{
 		name: "-k not a number",
 		prog: threadProg,
 		args: []string{"check", "-k", "abc", "{file}"},

@@ -89,7 +89,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 	for _, c := range []struct {
 		what, value string
 		names       []string
-	}{{"engine", f.engine, driver.Engines}, {"solver", f.solver, driver.Solvers}, {"sequentialization", f.seq, driver.Seqs}} {
+	}{{"engine", f.engine, driver.Engines}, {"solver", f.solver, driver.Solvers}, {"sequentialization", f.seq, driver.Seqs},
+		{"switch-point rule", f.switchAt, []string{"any", "getafix"}}} {
 		if err := checkName(cmd, c.what, c.value, c.names); err != nil {
 			return err
 		}
@@ -111,6 +112,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", cmd, f.maxThreads)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", cmd, f.maxStates)
+	case f.switchAt == "getafix" && fl.Changed("no-reduction"):
+		return usageErr("%s: --no-reduction does not go with --switch-points getafix: that search takes one step at a time already", cmd)
 	}
 	if err := f.limits.validate(cmd); err != nil {
 		return err
@@ -186,6 +189,7 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 		{"rounds", "the lasso's rounds are its stem and loop"},
 		{"switches", "the lasso is bounded by rounds, its stem and loop"},
 		{"no-reduction", "the livelock search considers a context switch before every step"},
+		{"switch-points", "Getafix's switch points are asked for safety only"},
 		{"max-threads", "the livelock search takes programs with a fixed set of threads"},
 	} {
 		if fl.Changed(o.flag) {
