@@ -216,6 +216,55 @@ func TestDifferentialGetafixSwitches(t *testing.T) {
 	}
 }
 
+// TestGetafixSwitchPointCases pins, on both engines that ask Getafix's
+// question, the cases its formulas decide apart from ours: a thread is
+// left only while the flag (the first global) is false, even at its end
+// and even when its context is empty, except the first thread chosen
+// under a switch bound, which leaves no one.
+func TestGetafixSwitchPointCases(t *testing.T) {
+	const (
+		emptyFirst = "decl f, g;\nvoid init() begin f := T; end\n" +
+			"thread void a() begin f := F; end\n" +
+			"thread void b() begin if (f) then SLIC_ERROR: skip; fi end\n"
+		leftAtEnd = "decl f, g;\nvoid init() begin f, g := F, F; end\n" +
+			"thread void a() begin f := T; g := T; end\n" +
+			"thread void b() begin if (g) then SLIC_ERROR: skip; fi end\n"
+	)
+	for _, tc := range []struct {
+		name, src        string
+		rounds, switches int
+		ours, getafix    result.Verdict
+	}{
+		{"a skipped first context leaves its thread", emptyFirst, 1, -1, result.Unsafe, result.Safe},
+		{"the first thread chosen leaves no one", emptyFirst, 0, 0, result.Unsafe, result.Unsafe},
+		{"an ended thread is left only with the flag false", leftAtEnd, 2, -1, result.Unsafe, result.Safe},
+		{"the same under a switch bound", leftAtEnd, 0, 3, result.Unsafe, result.Safe},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := load(t, "prog.bpl", tc.src, ir.Options{})
+			for _, getafix := range []bool{false, true} {
+				want := tc.ours
+				if getafix {
+					want = tc.getafix
+				}
+				o := Options{Solver: "bdd", Bounds: DefaultBounds()}
+				o.Bounds.Rounds, o.Bounds.Switches, o.Bounds.GetafixSwitches = tc.rounds, tc.switches, getafix
+				ex, err := checkExplicit(context.Background(), p, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pr, err := checkSummaries(context.Background(), p, o, "product")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ex.Verdict != want || pr.Verdict != want {
+					t.Errorf("Getafix's switch points %v: explicit %s, product %s, want %s", getafix, ex.Verdict, pr.Verdict, want)
+				}
+			}
+		})
+	}
+}
+
 // boundedCase loads the program progen makes of seed and cfg, picks its
 // bound (rounds on two seeds of three, switches on the third) and runs
 // the explicit search within it, at 64 frames.

@@ -495,7 +495,7 @@ func (h *Product) blocks(i int, pr *ir.Proc, k int) {
 				h.add(h.threadsStart(ee.after.globals), body, ee.taken, where+": init ends", kc(false))
 			case c+1 < h.C:
 				done := append(h.number(i, 1), h.suspends[i][h.pcw[i]:]...)
-				h.add(h.ended(c, i, done, ee.after.globals), body, ee.taken, where+": the thread ends", kc(false))
+				h.add(h.ended(c, i, done, ee.after.globals), body, sys.And(ee.taken, h.flagAllows(ee.after.globals)), where+": the thread ends", kc(false))
 			}
 		}
 		if i >= 0 && h.sws[pr][k] && c+1 < h.C {
@@ -513,8 +513,15 @@ func (h *Product) leaves(st hstate) ts.Lit {
 	if !h.getafix {
 		return st.atomic.Not()
 	}
-	if flag := ir.GetafixFlag(h.prog); flag != nil {
-		return st.globals[flag.Index].Not()
+	return h.flagAllows(st.globals)
+}
+
+// flagAllows is when, with Getafix's switch points, its flag lets a
+// thread be left, even one that has ended: the flag, of globals g, is
+// false (without them, always).
+func (h *Product) flagAllows(g []ts.Lit) ts.Lit {
+	if flag := ir.GetafixFlag(h.prog); h.getafix && flag != nil {
+		return g[flag.Index].Not()
 	}
 	return ts.True
 }
@@ -564,7 +571,7 @@ func (h *Product) resumes(i int) {
 					fmt.Sprintf("%s resumes at %s", where, entry.Nodes[k].Pos), &prodClause{inst: i})
 			}
 			if h.rounds > 0 && c+1 < h.C {
-				h.add(h.ended(c, i, nil, g), body, bitsIs(sys, pc, 1), where+": the thread has ended", &prodClause{inst: i})
+				h.add(h.ended(c, i, nil, g), body, sys.And(bitsIs(sys, pc, 1), h.flagAllows(g)), where+": the thread has ended", &prodClause{inst: i})
 			}
 		}
 	}

@@ -507,7 +507,16 @@ func (c *Checker) expand(s *state) {
 		if t == s.cur || !s.threads[t].alive() || c.halted() {
 			continue
 		}
-		if n := c.switchTo(s, t); n != nil {
+		from := s
+		if s.cur < 0 && c.opts.Rounds > 0 && t > 0 && c.switchAt != nil {
+			// Getafix's rule: the threads before t are left at their
+			// first statements, their first contexts empty.
+			if !c.getafixFlagAllows(s) {
+				continue
+			}
+			from = c.getafixLeft(s)
+		}
+		if n := c.switchTo(from, t); n != nil {
 			c.runThread(n, t, price)
 		}
 	}
@@ -548,23 +557,32 @@ func (c *Checker) switchTo(s *state, t int) *state {
 // good as after.)
 func (c *Checker) canSwitch(s *state, t int) bool {
 	th := &s.threads[t]
-	switch {
-	case !th.alive():
-		return true
-	case c.switchAt == nil:
-		return !th.atomic
+	if c.switchAt == nil {
+		return !th.alive() || !th.atomic
 	}
-	// Getafix's rule: at one of its points, its flag not true (an
-	// arbitrary flag is taken false by getafixLeft).
+	// Getafix's rule: at one of its points (a thread's end is one), its
+	// flag not true (an arbitrary flag is taken false by getafixLeft).
+	if !c.getafixFlagAllows(s) {
+		return false
+	}
+	if !th.alive() {
+		return true
+	}
 	top := th.top()
-	return c.switchAt[top.proc.Index][top.pc] && (c.flag < 0 || s.globals[c.flag] != ir.True)
+	return c.switchAt[top.proc.Index][top.pc]
 }
 
-// getafixLeft is s as the thread running in it is switched out, with
-// Getafix's rule: a flag that was never given a value is false, as the
-// switch requires.
+// getafixFlagAllows says whether Getafix's flag lets a thread be left
+// in s: it is not true.
+func (c *Checker) getafixFlagAllows(s *state) bool {
+	return c.flag < 0 || s.globals[c.flag] != ir.True
+}
+
+// getafixLeft is s as a thread is switched out of it, with Getafix's
+// rule: a flag that was never given a value is false, as the switch
+// requires.
 func (c *Checker) getafixLeft(s *state) *state {
-	if c.switchAt == nil || c.flag < 0 || s.globals[c.flag] != ir.Unknown || !s.threads[s.cur].alive() {
+	if c.switchAt == nil || c.flag < 0 || s.globals[c.flag] != ir.Unknown {
 		return s
 	}
 	n := *s

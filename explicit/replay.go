@@ -67,6 +67,9 @@ func Replay(p *ir.Program, opts Options, steps []result.ReplayStep) (*result.Tra
 		if c.switchAt != nil && prev >= 0 && st.Thread != prev && !c.canSwitch(s, prev) {
 			return nil, fmt.Errorf("replay: step %d (%s): thread %d is left where Getafix places no context switch", i, st.Edge.Stmt, prev)
 		}
+		if c.switchAt != nil && prev < 0 && !s.init && c.opts.Rounds > 0 && st.Thread > 0 && !c.getafixFlagAllows(s) {
+			return nil, fmt.Errorf("replay: step %d (%s): the threads before %d are left while Getafix's flag is set", i, st.Edge.Stmt, st.Thread)
+		}
 		prev = st.Thread
 		if s.init {
 			prev = -1
