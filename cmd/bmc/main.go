@@ -341,7 +341,7 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
-	fl.StringVar(&f.switchAt, "switch-points", "any", "where a thread may be switched out: any (before any step outside an atomic section) or getafix (only where Getafix places switches, before shared accesses: its narrower question, to compare verdicts with it; explicit engine and --seq product, with -k or --switches)")
+	fl.StringVar(&f.switchAt, "switch-points", "any", "where a thread may be switched out: any (before any step outside an atomic section) or getafix (only where Getafix places switches: before shared accesses, while its flag, the first global, is false; its narrower question, to compare verdicts with it; explicit engine and --seq product, with -k or --switches)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
 	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: the fairness the loop must meet: strong, weak or none")
 	f.pictures.register(fl)
