@@ -332,6 +332,9 @@ func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bo
 		}
 		return &hornClauses{h.System, h.Steps}, nil
 	}
+	if getafixAt != nil {
+		return nil, fmt.Errorf("the context encoding does not take Getafix's switch points: use --seq product")
+	}
 	h, err := encode.NewContexts(ctx, p, bd.Rounds, bd.Switches)
 	if err != nil {
 		return nil, err

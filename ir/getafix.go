@@ -74,19 +74,15 @@ func getafixShared(e *Edge) bool {
 	if e.Lock != nil || e.Kind == Call && e.Callee != nil && e.Callee.Atomic {
 		return true
 	}
-	for i, t := range e.Targets {
-		// The translator skips the first target named atomic.
-		if t != nil && t.Global && !(t.Name == "atomic" && !slices.ContainsFunc(e.Targets[:i], func(u *Var) bool { return u != nil && u.Name == "atomic" })) {
+	skipped := false // the translator skips the first target named atomic
+	for _, t := range e.Targets {
+		switch {
+		case t == nil || !t.Global:
+		case t.Name == "atomic" && !skipped:
+			skipped = true
+		default:
 			return true
 		}
 	}
-	shared := false
-	for _, x := range exprsOf(e) {
-		x.Walk(func(y *Expr) {
-			if y.Var != nil && y.Var.Global {
-				shared = true
-			}
-		})
-	}
-	return shared
+	return readsGlobal(exprsOf(e))
 }

@@ -229,15 +229,20 @@ func (e *Edge) TouchesShared() bool {
 			return true
 		}
 	}
-	shared := false
-	for _, x := range append(append([]*Expr{e.Guard, e.Constrain, e.Cond}, e.Values...), e.Args...) {
+	return readsGlobal(append(append([]*Expr{e.Guard, e.Constrain, e.Cond}, e.Values...), e.Args...))
+}
+
+// readsGlobal reports whether one of xs reads a global.
+func readsGlobal(xs []*Expr) bool {
+	reads := false
+	for _, x := range xs {
 		x.Walk(func(y *Expr) {
 			if y.Var != nil && y.Var.Global {
-				shared = true
+				reads = true
 			}
 		})
 	}
-	return shared
+	return reads
 }
 
 // IsNondetDecider reports whether e is `*` or a negation of it: as a
