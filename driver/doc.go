@@ -32,6 +32,8 @@
 //   - concurrent.go: BMC on a concurrent program, the context bounds
 //     deepened one at a time;
 //   - prove.go: the proof engines and certificates;
+//   - amplify.go: K-induction with amplification (Alg. 1 of its paper:
+//     the base case, the inductive case from BASE, their re-checks);
 //   - summary.go: the summary engine (Horn clauses, our Spacer or Z3's)
 //     that decides recursive programs at every call depth;
 //   - lasso.go, lasso_direct.go: livelocks by the lasso translation and

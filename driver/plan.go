@@ -35,6 +35,10 @@ type Plan struct {
 	// recursive program, a summary engine in the plan): an answer cut by
 	// the call depth does not end the race.
 	anyDepth bool
+	// oneMethod says every candidate is the same proof method, which
+	// reaches the same bound on its own (amplification's --max-rounds):
+	// a candidate's answer at that bound ends the race too.
+	oneMethod bool
 }
 
 // Candidate is one engine, encoding and method that answers the question
@@ -134,13 +138,14 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		// Decision diagrams decide summaries only: the solver pins the
 		// summary engine.
 		switch {
+		case q == proof && pin.method == "amplify":
 		case q != proof && pin.engine != "" && pin.engine != "summaries",
 			q == proof && pin.method != "" && pin.method != "summaries", pin.seq == "direct",
 			q == livelock && pin.seq != "":
 			return nil, &UsageError{bddOnly}
 		case q != proof:
 			pin.engine = "summaries"
-		default:
+		case pin.method != "amplify":
 			pin.method = "summaries"
 		}
 	}
@@ -489,6 +494,9 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 			return nil
 		}
 	}
+	if pin.method == "amplify" {
+		return pl.amplify(p, o, pin, sequential, bounded)
+	}
 	proofIdx := len(pl.Candidates)
 	switch {
 	case sequential:
@@ -522,6 +530,15 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 			return proveProduct(ctx, p, o, progress)
 		})
 	}
+	if race && !sequential && !bounded && encode.BaseSupported(p) == nil {
+		// K-induction with amplification (decision diagrams) proves
+		// every number of rounds; it joins PDR after the head start.
+		o := o
+		o.Solver = "bdd"
+		pl.add("k-induction with amplification+bdd", 1, proofHeadStart, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return proveAmplify(ctx, p, o, progress)
+		})
+	}
 	if race {
 		// The exhaustive search comes first, alone for proofHeadStart:
 		// it answers most programs sooner, most of them within that
@@ -532,6 +549,43 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 			run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 				return exhaustive(ctx, p, o)
 			}}}, pl.Candidates...)
+	}
+	return nil
+}
+
+// amplify plans K-induction with amplification, which proves a
+// concurrent program for every number of rounds: no bound, no
+// certificate, no sequentialization applies.
+func (pl *Plan) amplify(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
+	switch {
+	case sequential:
+		return &UsageError{"--method amplify proves concurrent programs; this one has one thread (use --method auto)"}
+	case bounded:
+		return &UsageError{"--method amplify proves the program for every number of rounds: drop -k/--switches"}
+	case o.Proof.Certificate != nil:
+		return &UsageError{"--certificate asks for PDR's invariant; --method amplify gives none"}
+	case pin.seq != "":
+		return &UsageError{"--method amplify builds its own translation: drop --seq"}
+	}
+	maxRounds := o.Proof.MaxRounds
+	if maxRounds <= 0 {
+		maxRounds = DefaultMaxRounds
+	}
+	pl.Question = fmt.Sprintf("a proof for every number of rounds (hence every interleaving), K-inductive for some K = 1..%d, or a violation within K rounds", maxRounds)
+	// Unless the user named the solver, the paper's way (decision
+	// diagrams, a difference of sets) races the candidate and run
+	// solvers (gini).
+	solvers := []string{o.Solver}
+	if !o.SolverStated {
+		solvers = []string{"bdd", "gini"}
+	}
+	pl.oneMethod = true
+	for _, name := range solvers {
+		o := o
+		o.Solver = name
+		pl.add("k-induction with amplification+"+name, 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return proveAmplify(ctx, p, o, progress)
+		})
 	}
 	return nil
 }

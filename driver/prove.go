@@ -19,7 +19,7 @@ import (
 
 // Methods are the proof engines by name: auto (PDR), Claessen's improved
 // k-induction, k-induction with simple-path constraints, and IC3/PDR.
-var Methods = []string{"auto", "kind", "kind-simple", "pdr", "summaries"}
+var Methods = []string{"auto", "kind", "kind-simple", "pdr", "summaries", "amplify"}
 
 // DefaultMaxK bounds k-induction's k and PDR's frames when the user gives
 // no --max-k.
@@ -33,6 +33,11 @@ type ProofOptions struct {
 	// Certificate, when not nil, receives the inductive invariant of a
 	// proof (see WriteCertificate).
 	Certificate *Certificate
+	// MaxRounds bounds K of K-induction with amplification (0:
+	// DefaultMaxRounds); NoEnvelope starts its inductive case from every
+	// well-formed state, not only the envelope's.
+	MaxRounds  int
+	NoEnvelope bool
 }
 
 // Certificate is a proof's inductive invariant over the state bits of

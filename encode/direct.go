@@ -68,6 +68,9 @@ type DirectOptions struct {
 	// threads; a start beyond it cuts the path and makes PropThreadBound
 	// reachable.
 	MaxThreads int
+	// Base, with Rounds, starts the system at BASE instead of at init
+	// (base.go; DirectBase).
+	Base *BaseOptions
 }
 
 // direct is the transition system of a concurrent program: the machine
@@ -97,6 +100,7 @@ type direct struct {
 	done   ts.Lit   // every thread has terminated
 	bound  int      // stepBound
 	lasso  *lasso   // DirectLasso's additions; nil for Direct
+	base   baseState
 }
 
 // view is one bit of the scheduled thread's state and the latch it
@@ -289,6 +293,9 @@ func (d *direct) makeState() {
 		d.count = d.newBits("switches", width(d.opts.Switches+1))
 	}
 	d.newChoice()
+	if d.opts.Base != nil {
+		d.baseLatches()
+	}
 
 	// The view of the scheduled thread.
 	for t := 0; t < stacks; t++ {
@@ -538,7 +545,15 @@ func (d *direct) finish(ctx context.Context) {
 	}
 	setNext(ctx, s, d.next)
 	d.endStates()
-	ok0 := d.startEnforced()
+	var ok0 ts.Lit
+	if d.opts.Base != nil {
+		// The envelope need not hold the enforce clauses of the first
+		// frames: an over-approximation of the states at BASE is sound.
+		d.base.envelope = d.envelope(d.opts.Base.Envelope)
+		ok0 = s.Implies(d.base.first, d.base.envelope)
+	} else {
+		ok0 = d.startEnforced()
+	}
 	if d.lasso != nil {
 		d.lasso.finish(d, legal, ok0)
 		d.sealed = true
@@ -570,8 +585,11 @@ func (d *direct) schedule() ts.Lit {
 	case d.opts.Rounds > 0:
 		wrap := d.bitsLess(d.sched, d.cur) // the next round begins
 		left := s.Implies(wrap, d.bitsLess(d.count, constBits(d.opts.Rounds-1, len(d.count))))
-		if d.lasso != nil {
+		switch {
+		case d.lasso != nil:
 			left = d.lasso.roundsLeft(d, wrap)
+		case d.opts.Base != nil:
+			left = s.Implies(wrap, d.roundsLeftAtBase())
 		}
 		legal = s.And(legal, left)
 		d.setAll(d.cur, upd, d.sched)

@@ -39,6 +39,10 @@
 // arguments. All three build their clauses from regions
 // (horn_region.go), the DAG of the blocks from a cut point.
 //
+// The direct encoding can also start at BASE (base.go), in any state of
+// the envelope of K-induction with amplification, for its inductive
+// case.
+//
 // The sequential and the direct encoding are one machine of threads with
 // stacks (machine.go): they differ in whose frames the blocks run on (the
 // latches of the one thread, or a view of the scheduled one) and in how

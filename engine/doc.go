@@ -6,7 +6,11 @@
 // (Check: one query per bound, limits searched until first seen, a
 // final query for paths longer than the bound); kind.go is k-induction,
 // classic with simple-path constraints and Claessen's improved induction;
-// pdr.go is IC3/PDR; prove.go is what the proof engines share (ProofTask,
+// pdr.go is IC3/PDR; amplify.go is the inductive case of K-induction
+// with amplification (an exists-forall question: candidate and run
+// searches, refuted states blocked as cubes), amplify_diagrams.go the
+// same by decision diagrams (a difference of backward-reachable sets);
+// prove.go is what the proof engines share (ProofTask,
 // Proof) and the independent re-check of an invariant; lasso.go is
 // bounded model checking of a justice property on lasso-shaped paths;
 // unroll.go maps a system's variables at each time frame to solver
@@ -17,6 +21,6 @@
 // solver.Fixedpoint (Z3's Spacer).
 //
 // Choosing an encoding, reading a witness back as program steps and
-// replaying it are the driver's work. It imports only ts, chc and
-// solver.
+// replaying it are the driver's work. It imports only ts, chc, bdd
+// (the least model and amplification's diagrams) and solver.
 package engine

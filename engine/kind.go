@@ -264,24 +264,25 @@ func (p *kindPath) cutRepeats(n int) bool {
 // steps from s reaches Target (R<=k(s) ∩ E ≠ ∅ in obligation (5)), on a
 // FreeStart unrolling in a solver of its own in which nothing is asserted,
 // so that a core of its assumptions is a fact about the system alone.
+// Hard literals (over frame 0) are assumed in every query and the latches
+// in fixed are never part of a cube: K-induction with amplification
+// (amplify.go) asks about its start states only, with the round bound
+// given.
 type kindRuns struct {
 	s          solver.Solver
 	u          *Unrolling
 	target, ok ts.Lit
+	hard       []solver.Lit
+	fixed      map[int]bool // latch indices assumed with hard, not lifted
 	steps      []solver.Lit // steps[j]: the constraints at frames 0..j-1
 	bad        []solver.Lit // bad[j]: a bad run of j steps (steps[j], Target at j)
 }
 
-// refute returns Unsat when no run of at most k steps from s reaches
-// Target. Otherwise it returns Sat and a cube of s (indices into
-// Sys.Latches()) whose every state reaches Target within k steps: the run
-// found, of j steps, has its inputs fixed, and the latches of s that the
-// solver needs to show that it then reaches Target at frame j (the failed
-// assumptions of asking for it not to) make the cube, a lifting of s.
-func (r *kindRuns) refute(ctx context.Context, s []bool, k int) ([]int, solver.Status) {
-	b, sys := r.s, r.u.Sys
+// extend builds the bad runs of up to k steps.
+func (r *kindRuns) extend(ctx context.Context, k int) error {
+	b := r.s
 	if err := r.u.Extend(ctx, k); err != nil {
-		return nil, solver.Unknown
+		return err
 	}
 	for j := len(r.bad); j <= k; j++ {
 		prev := b.True()
@@ -291,25 +292,82 @@ func (r *kindRuns) refute(ctx context.Context, s []bool, k int) ([]int, solver.S
 		r.steps = append(r.steps, prev)
 		r.bad = append(r.bad, b.And(prev, r.u.At(r.target, j)))
 	}
-	latches := sys.Latches()
-	cube := make([]solver.Lit, len(latches))
-	index := make(map[solver.Lit]int, len(latches))
-	for i, l := range latches {
-		cube[i] = kindLatch(r.u, l, 0, s[i])
-		index[cube[i]] = i
+	return nil
+}
+
+// state is s at frame 0 as assumptions, without the fixed latches.
+func (r *kindRuns) state(s []bool) []solver.Lit {
+	var cube []solver.Lit
+	for i, l := range r.u.Sys.Latches() {
+		if !r.fixed[i] {
+			cube = append(cube, kindLatch(r.u, l, 0, s[i]))
+		}
 	}
-	if st := b.Solve(ctx, append(slices.Clone(cube), solver.Ors(b, r.bad[:k+1]...))...); st != solver.Sat {
+	return cube
+}
+
+// refute returns Unsat when no run of at most k steps from s reaches
+// Target. Otherwise it returns Sat and a cube of s (indices into
+// Sys.Latches()) whose every state reaches Target within k steps: the run
+// found has its inputs fixed, and lift makes the cube.
+func (r *kindRuns) refute(ctx context.Context, s []bool, k int) ([]int, solver.Status) {
+	inputs, st := r.find(ctx, s, k)
+	if st != solver.Sat {
+		return nil, st
+	}
+	return r.lift(ctx, s, inputs)
+}
+
+// find returns, with Sat, the inputs at frames 0..j of a run from s that
+// reaches Target at frame j <= k; Unsat when there is none.
+func (r *kindRuns) find(ctx context.Context, s []bool, k int) ([][]bool, solver.Status) {
+	b, sys := r.s, r.u.Sys
+	if err := r.extend(ctx, k); err != nil {
+		return nil, solver.Unknown
+	}
+	assume := append(slices.Clone(r.hard), r.state(s)...)
+	if st := b.Solve(ctx, append(assume, solver.Ors(b, r.bad[:k+1]...))...); st != solver.Sat {
 		return nil, st
 	}
 	j := 0
 	for !b.Value(r.bad[j]) {
 		j++
 	}
-	var fixed []solver.Lit
-	for i := 0; i <= j; i++ {
+	inputs := make([][]bool, j+1)
+	for i := range inputs {
 		for _, in := range sys.Inputs() {
+			inputs[i] = append(inputs[i], b.Value(r.u.At(in, i)))
+		}
+	}
+	return inputs, solver.Sat
+}
+
+// lift returns the latches of s (indices into Sys.Latches()) that the
+// solver needs to show that the run from s with the given inputs at
+// frames 0..j reaches Target at frame j (the failed assumptions of
+// asking for it not to): every state that agrees with s on them (and
+// meets the hard literals) reaches Target by the same run. It is Unsat
+// when s itself does not.
+func (r *kindRuns) lift(ctx context.Context, s []bool, inputs [][]bool) ([]int, solver.Status) {
+	b, sys := r.s, r.u.Sys
+	j := len(inputs) - 1
+	if err := r.extend(ctx, j); err != nil {
+		return nil, solver.Unknown
+	}
+	cube := r.state(s)
+	index := make(map[solver.Lit]int, len(cube))
+	n := 0
+	for i := range sys.Latches() {
+		if !r.fixed[i] {
+			index[cube[n]] = i
+			n++
+		}
+	}
+	fixed := slices.Clone(r.hard)
+	for i, vals := range inputs {
+		for k, in := range sys.Inputs() {
 			x := r.u.At(in, i)
-			if !b.Value(x) {
+			if !vals[k] {
 				x = b.Not(x)
 			}
 			fixed = append(fixed, x)
@@ -336,6 +394,9 @@ func (r *kindRuns) refute(ctx context.Context, s []bool, k int) ([]int, solver.S
 			core = slices.DeleteFunc(try, func(x solver.Lit) bool { return !failed[x] })
 			drop = max(drop, 0)
 		case solver.Sat:
+			if drop < 0 {
+				return nil, solver.Unsat // s does not reach Target this way
+			}
 			drop++
 		default:
 			return nil, solver.Unknown

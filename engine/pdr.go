@@ -39,7 +39,11 @@ import (
 func PDR(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 	p := &pdr{ctx: ctx, sys: sys, task: t}
 	// The conjunction may add nodes to sys: before any frame is built.
-	p.okNode = sys.Ands(sys.Constraints...)
+	p.okNode = sys.Ands(append(slices.Clone(sys.Constraints), t.Constraints...)...)
+	p.start = map[ts.Lit]bool{}
+	for _, l := range t.Start {
+		p.start[l] = true
+	}
 	p.acts = []solver.Lit{0} // F_0 is p.init, not a delta
 	p.delta = [][]cube{nil}
 	if err := p.load(); err != nil {
@@ -73,11 +77,11 @@ func (p *pdr) load() error {
 	p.ok = p.u.At(p.okNode, 0)
 	p.bad = p.u.At(p.task.Target, 0)
 	for _, l := range p.sys.Latches() {
-		switch l.Init {
-		case ts.Init0:
-			p.init = append(p.init, s.Not(p.u.At(l.Lit, 0)))
-		case ts.Init1:
+		switch {
+		case p.start[l.Lit] || l.Init == ts.Init1 && !p.start[l.Lit.Not()]:
 			p.init = append(p.init, p.u.At(l.Lit, 0))
+		case p.start[l.Lit.Not()] || l.Init == ts.Init0:
+			p.init = append(p.init, s.Not(p.u.At(l.Lit, 0)))
 		}
 	}
 	for i := 1; i < len(p.acts); i++ {
@@ -149,10 +153,11 @@ type pdr struct {
 	task   ProofTask
 	s      solver.Solver
 	u      *Unrolling
-	okNode ts.Lit       // the conjunction of the constraints
-	ok     solver.Lit   // the constraints at frame 0
-	bad    solver.Lit   // Target at frame 0
-	init   []solver.Lit // F_0: the latches with a fixed initial value, at frame 0
+	okNode ts.Lit          // the conjunction of the constraints
+	ok     solver.Lit      // the constraints at frame 0
+	bad    solver.Lit      // Target at frame 0
+	init   []solver.Lit    // F_0: the latches with a fixed initial value, at frame 0
+	start  map[ts.Lit]bool // task.Start, as a set
 	// acts[i] switches on the clauses of delta[i]; a query on F_i
 	// assumes acts[i:]. Index 0 is unused.
 	acts  []solver.Lit
@@ -216,12 +221,30 @@ func (p *pdr) at(c cube, k int) []solver.Lit {
 // literals contradicts a latch's fixed initial value.
 func (p *pdr) excludesInit(c cube) bool {
 	for _, l := range c {
-		li, _ := p.sys.LatchOf(l.Var())
-		if li.Init == ts.Init0 && !l.IsNeg() || li.Init == ts.Init1 && l.IsNeg() {
+		if v, ok := p.initValue(l); ok && v != !l.IsNeg() {
 			return true
 		}
 	}
 	return false
+}
+
+// initValue is the fixed initial value of the latch of l (Start's, else
+// its own), if it has one.
+func (p *pdr) initValue(l ts.Lit) (value, fixed bool) {
+	pos := l
+	if l.IsNeg() {
+		pos = l.Not()
+	}
+	li, _ := p.sys.LatchOf(pos.Var())
+	switch {
+	case p.start[pos]:
+		return true, true
+	case p.start[pos.Not()]:
+		return false, true
+	case li.Init == ts.InitFree:
+		return false, false
+	}
+	return li.Init == ts.Init1, true
 }
 
 // run is the main loop of IC3 as EMB present it: block the bad states
@@ -593,7 +616,7 @@ func (p *pdr) converged(i int) (*Proof, error) {
 	}
 	s := p.task.NewSolver()
 	defer s.Close()
-	if err := CheckInvariant(p.ctx, p.sys, s, p.task.Target, inv); err != nil {
+	if err := checkInvariant(p.ctx, p.sys, s, p.task, inv); err != nil {
 		if p.ctx.Err() != nil {
 			return nil, errors.New(p.stopReason())
 		}
@@ -619,11 +642,10 @@ func (p *pdr) counterexample(o *obligation) (*Proof, error) {
 		// A state of o.c and F_0: the cube's value, else the initial
 		// one, else the value of the state o was found with.
 		v := o.state[j]
-		switch {
-		case in[l.Lit] || in[l.Lit.Not()]:
+		if in[l.Lit] || in[l.Lit.Not()] {
 			v = in[l.Lit]
-		case l.Init != ts.InitFree:
-			v = l.Init == ts.Init1
+		} else if iv, fixed := p.initValue(l.Lit); fixed {
+			v = iv
 		}
 		x := b.U.At(l.Lit, 0)
 		if !v {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"bmc/solver"
 	"bmc/ts"
@@ -21,6 +22,13 @@ type ProofTask struct {
 	// of improved induction) and closes every one it made.
 	NewSolver func() solver.Solver
 	Progress  io.Writer // nil: quiet; else a line per k or per frame
+	// Start narrows the initial states (PDR only): latch literals that
+	// hold in every initial state, beside the latches' own initial
+	// values.
+	Start []ts.Lit
+	// Constraints must hold, beside the system's, in every state from
+	// which a step is taken (PDR only).
+	Constraints []ts.Lit
 }
 
 // Proof is a proof engine's answer.
@@ -67,6 +75,13 @@ func stopReason(ctx context.Context) string {
 // and no state that satisfies it has Target. It returns nil, or which of
 // the three fails.
 func CheckInvariant(ctx context.Context, sys *ts.System, s solver.Solver, target ts.Lit, inv [][]ts.Lit) error {
+	return checkInvariant(ctx, sys, s, ProofTask{Target: target}, inv)
+}
+
+// checkInvariant is CheckInvariant for t's target, with t's Start and
+// Constraints.
+func checkInvariant(ctx context.Context, sys *ts.System, s solver.Solver, t ProofTask, inv [][]ts.Lit) error {
+	target := t.Target
 	holds := func(u *Unrolling, k int) solver.Lit {
 		all := s.True()
 		for _, c := range inv {
@@ -81,12 +96,16 @@ func CheckInvariant(ctx context.Context, sys *ts.System, s solver.Solver, target
 	init := NewUnrolling(sys, s)
 	free := NewUnrolling(sys, s)
 	free.FreeStart = true
-	ok := sys.Ands(sys.Constraints...)
+	ok := sys.Ands(append(slices.Clone(sys.Constraints), t.Constraints...)...)
+	initial := []solver.Lit{s.Not(holds(init, 0))}
+	for _, l := range t.Start {
+		initial = append(initial, init.At(l, 0))
+	}
 	for _, q := range []struct {
 		what string
 		lits []solver.Lit
 	}{
-		{"an initial state violates the invariant", []solver.Lit{s.Not(holds(init, 0))}},
+		{"an initial state violates the invariant", initial},
 		{"a step leaves the invariant", []solver.Lit{holds(free, 0), free.At(ok, 0), s.Not(holds(free, 1))}},
 		{"the invariant admits a bad state", []solver.Lit{holds(free, 0), free.At(target, 0)}},
 	} {

@@ -42,6 +42,7 @@ func NewUnrolling(sys *ts.System, b solver.Builder) *Unrolling {
 // needed.
 func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
 	u.Extend(context.Background(), k)
+	u.fit()
 	x := u.frames[k][l.Var()]
 	if x == 0 {
 		x = u.build(l.Var(), k)
@@ -52,8 +53,21 @@ func (u *Unrolling) At(l ts.Lit, k int) solver.Lit {
 	return x
 }
 
+// fit makes room in every frame for the nodes added to the system since
+// the frames were made (the amplification engine adds its blocked cubes
+// between queries).
+func (u *Unrolling) fit() {
+	n := u.Sys.NumVars()
+	for k, f := range u.frames {
+		if len(f) < n {
+			u.frames[k] = append(f, make([]solver.Lit, n-len(f))...)
+		}
+	}
+}
+
 // Built returns l at time k if it has been built.
 func (u *Unrolling) Built(l ts.Lit, k int) (solver.Lit, bool) {
+	u.fit()
 	if k >= len(u.frames) || u.frames[k][l.Var()] == 0 {
 		return 0, false
 	}

@@ -153,6 +153,8 @@ type jsonResult struct {
 	Advice    string     `json:"advice,omitempty"`
 	States    int        `json:"states,omitempty"`
 	Proof     string     `json:"proof,omitempty"`
+	Method    string     `json:"method,omitempty"`
+	K         int        `json:"k,omitempty"`
 	AnyDepth  bool       `json:"any_depth,omitempty"`
 	Stats     string     `json:"stats"`
 	Seconds   float64    `json:"seconds"`
@@ -189,7 +191,7 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 		verdict = map[Verdict]string{Safe: "no-livelock", Unsafe: "livelock"}[r.Verdict]
 	}
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Bounds,
-		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, AnyDepth: r.AnyDepth, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Method: r.Method, K: r.K, AnyDepth: r.AnyDepth, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {

@@ -35,6 +35,12 @@ type Result struct {
 	// ("inductive invariant of 38 clauses at frame 15"): the verdict
 	// covers executions of any length.
 	Proof string
+	// Method names, for bmc prove by K-induction with amplification,
+	// the method ("amplify"), and K the rounds at which both of its
+	// obligations held (Safe) or the largest tried (Unknown): a proof
+	// for every number of rounds.
+	Method string
+	K      int
 	// CTI is, for Unknown from k-induction, a counterexample to
 	// induction: statements from a state that need not be reachable to a
 	// violation. It is not a bug and is not replayed.

@@ -106,6 +106,15 @@ func (s *System) NewLatch(name string, init Init) Lit {
 	return l
 }
 
+// SetInit sets the initial value of latch l.
+func (s *System) SetInit(l Lit, init Init) {
+	i, ok := s.latchIndex[l.Var()]
+	if !ok || l.IsNeg() {
+		panic(fmt.Sprintf("ts: SetInit of non-latch %d", l))
+	}
+	s.latches[i].Init = init
+}
+
 // SetNext sets the next-state function of latch l.
 func (s *System) SetNext(l, next Lit) {
 	i, ok := s.latchIndex[l.Var()]

@@ -27,6 +27,8 @@ type proveFlags struct {
 	target      string
 	certificate string
 	maxStates   int
+	maxRounds   int
+	noEnvelope  bool
 	json        bool
 	quiet       bool
 	verbose     bool
@@ -51,7 +53,11 @@ Methods: kind (Claessen's improved k-induction), kind-simple (k-induction
 with simple-path constraints), pdr (IC3/PDR), auto (pdr, raced with the
 explicit engine's exhaustive search of every execution, which answers
 "proved by exhaustive search" on a finite program; --verbose prints the
-plan). A violation is
+plan), amplify (K-induction with amplification, for a concurrent program
+without recursion: for K = 1..--max-rounds, no violation within K
+round-robin rounds, and no state of the envelope that reaches one in K+1
+rounds but in none of K; it proves the program for every number of
+rounds). A violation is
 found as well as proved absent: its trace is replayed before it is printed.
 When induction stops at --max-k, the counterexample to induction is shown:
 a path from a state that need not be reachable, not a bug.
@@ -67,7 +73,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, summaries (every call depth), or auto (pdr, raced with the exhaustive search; for a recursive program the summaries too)")
+	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, summaries (every call depth), amplify (K-induction with amplification: every number of rounds), or auto (pdr, raced with the exhaustive search; for a recursive program the summaries too)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3; bdd (decision diagrams) for --method summaries")
 	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
@@ -79,6 +85,8 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof (clauses over the named state bits), or the summaries of a proof by summaries, to `FILE`")
+	fl.IntVar(&f.maxRounds, "max-rounds", driver.DefaultMaxRounds, "--method amplify: the largest K tried")
+	fl.BoolVar(&f.noEnvelope, "no-envelope", false, "--method amplify: start the inductive case from every well-formed state (Eqn. 8), not only the envelope's (Eqn. 9)")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "the exhaustive search (explicit engine) gives up after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -118,6 +126,10 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
 	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
 		return usageErr("%s: --certificate needs --method pdr, summaries or auto: k-induction proves no invariant over single states", name)
+	case f.maxRounds < 1:
+		return usageErr("%s: --max-rounds must be at least 1, got %d", name, f.maxRounds)
+	case (fl.Changed("max-rounds") || f.noEnvelope) && f.method != "amplify":
+		return usageErr("%s: --max-rounds and --no-envelope go with --method amplify", name)
 	case fl.Changed("seq") && !fl.Changed("rounds") && !fl.Changed("switches"):
 		return usageErr("%s: --seq goes with -k or --switches: without a bound every interleaving is proved on the interleaving product", name)
 	}
@@ -149,7 +161,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	case err != nil:
 		return err
 	default:
-		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK},
+		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK, MaxRounds: f.maxRounds, NoEnvelope: f.noEnvelope},
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
 			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth"), SolverStated: cmd.Flags().Changed("solver")}
 		if f.certificate != "" {

@@ -50,6 +50,20 @@ end
 		{[]string{"prove", "--method", "kind", "--certificate", cert, safe}, exitBadInput, "--certificate needs --method pdr"},
 		{[]string{"prove", "--seq", "lazy", safe}, exitBadInput, "--seq goes with -k or --switches"},
 		{[]string{"prove", "--max-k", "0", safe}, exitBadInput, "--max-k must be at least 1"},
+		// K-induction with amplification: Fig. 5 of its paper and our
+		// Example 4.1, which needs the envelope; with the solvers and
+		// with decision diagrams.
+		{[]string{"prove", "--quiet", "--method", "amplify", "../../examples/kind_fig5.bpl"}, exitSafe, "K-inductive with amplification, K = 1 (the envelope"},
+		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "gini", "../../examples/kind_fig5.bpl"}, exitSafe, "candidates refuted"},
+		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "bdd", "../../examples/kind_envelope.bpl"}, exitSafe, "K = 1 (the envelope (Eqn. 9)"},
+		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "bdd", "--no-envelope", "--max-rounds", "2", "../../examples/kind_envelope.bpl"}, exitUnknown,
+			"counterexample to induction at K = 2"},
+		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "bdd", "../../examples/peterson_buggy.bpl"}, exitViolation, "assertion failed"},
+		{[]string{"prove", "--quiet", "--method", "amplify", "../../examples/kind_fig1.bpl"}, exitUnknown, "does not prove recursive programs"},
+		{[]string{"prove", "--method", "amplify", "-k", "2", "../../examples/peterson.bpl"}, exitBadInput, "drop -k/--switches"},
+		{[]string{"prove", "--method", "amplify", safe}, exitBadInput, "--method amplify proves concurrent programs"},
+		{[]string{"prove", "--max-rounds", "3", "../../examples/peterson.bpl"}, exitBadInput, "--max-rounds and --no-envelope go with --method amplify"},
+		{[]string{"prove", "--method", "amplify", "--max-rounds", "0", "../../examples/peterson.bpl"}, exitBadInput, "--max-rounds must be at least 1"},
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args[1:], " "), func(t *testing.T) {

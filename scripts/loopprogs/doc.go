@@ -6,6 +6,9 @@
 // flagsN_bug.bpl); examples/permutation_late.bpl with 4, 8, ..., 20 bits
 // (permutationN_late.bpl); the pump whose violation needs exactly K
 // rounds, with its safe variant (pumpK.bpl, pumpK_safe.bpl, K = 2..8);
+// the handshake of n takes whose proof by K-induction with amplification
+// needs K of about n (handshakeN.bpl, N = 1..8); two and three threads
+// that take one lock twice each (lock_unlock2.bpl, lock_unlock3.bpl);
 // and the TryLock dining philosophers of mutant-fair-nontermination,
 // Fig. 3(a), and their ordered variant, for 2 to 8 philosophers
 // (philN.bpl, philN_ordered.bpl). Each file starts with its `// expect:`

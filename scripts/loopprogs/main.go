@@ -28,6 +28,12 @@ func main() {
 		files[fmt.Sprintf("phil%d.bpl", n)] = progen.Philosophers(n, false)
 		files[fmt.Sprintf("phil%d_ordered.bpl", n)] = progen.Philosophers(n, true)
 	}
+	for n := 1; n <= 8; n++ {
+		files[fmt.Sprintf("handshake%d.bpl", n)] = progen.HandshakePump(n)
+	}
+	for n := 2; n <= 3; n++ {
+		files[fmt.Sprintf("lock_unlock%d.bpl", n)] = progen.LockUnlock(n, 2)
+	}
 	for k := 2; k <= 8; k++ {
 		files[fmt.Sprintf("pump%d.bpl", k)] = progen.Pump(k, false)
 		files[fmt.Sprintf("pump%d_safe.bpl", k)] = progen.Pump(k, true)
