@@ -98,8 +98,11 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 			out = engine.AmplifyInduction(ctx, sys, task)
 		}
 		if progress != nil {
-			fmt.Fprintf(progress, "amplify: K=%d: base case holds (%s), inductive case: %s (%d candidates, %d blocked cubes)\n",
-				k, base.Stats, amplifyWords(out.Status), out.Candidates, len(out.Blocked))
+			how := "by decision diagrams"
+			if o.Solver != "bdd" {
+				how = fmt.Sprintf("%s, %s", result.Plural(out.Candidates, "candidate"), result.Plural(len(out.Blocked), "blocked cube"))
+			}
+			fmt.Fprintf(progress, "amplify: K=%d: base case holds (%s), inductive case: %s (%s)\n", k, base.Stats, amplifyWords(out.Status), how)
 		}
 		switch out.Status {
 		case solver.Unknown:
