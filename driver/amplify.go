@@ -50,11 +50,9 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	if err := encode.BaseSupported(p); err != nil {
 		return nil, &UsageError{"--method amplify: " + err.Error()}
 	}
-	depth := 1
-	for _, e := range append(threadEntries(p), p.Init) {
-		if e != nil {
-			depth = max(depth, ir.CallDepth(e))
-		}
+	depth := 1 // without recursion, every stack fits
+	for _, t := range p.Threads {
+		depth = max(depth, callDepth(p, t.Proc))
 	}
 	maxRounds := o.Proof.MaxRounds
 	if maxRounds <= 0 {
@@ -83,14 +81,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		}
 		sys := m.System()
 		task := engine.AmplifyTask{Target: sys.Bad[encode.PropViolation].Lit, First: m.First, Short: m.Short, Envelope: m.Envelope, Sched: m.Sched,
-			Steps: amplifySteps, MaxK: DefaultMaxK, Progress: progress, Known: known.in(sys),
-			NewSolver: func() solver.Solver {
-				s, err := newSolver(ctx, satSolver(o.Solver))
-				if err != nil {
-					panic(err) // the name was checked before any engine ran
-				}
-				return s
-			}}
+			Steps: amplifySteps, MaxK: DefaultMaxK, Progress: progress, Known: known.in(sys), NewSolver: solverMaker(ctx, satSolver(o.Solver))}
 		var out *engine.Amplified
 		if o.Solver == "bdd" {
 			out = engine.AmplifyDiagrams(ctx, sys, task, false)
@@ -135,15 +126,6 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	res.Advice = "a larger --max-rounds, or --method pdr"
 	res.CTI = cti
 	return res, nil
-}
-
-// threadEntries are the entry procedures of p's threads.
-func threadEntries(p *ir.Program) []*ir.Proc {
-	var out []*ir.Proc
-	for _, t := range p.Threads {
-		out = append(out, t.Proc)
-	}
-	return out
 }
 
 // amplifyBase decides the base case at k rounds by the explicit engine,

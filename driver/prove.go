@@ -63,15 +63,7 @@ type Certificate struct {
 func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName string, opts bmcOptions) (*result.Result, error) {
 	sys := m.System()
 	res := &result.Result{Engine: proofEngine(po.Method) + "+" + solverName}
-	solvers := func() solver.Solver {
-		s, err := newSolver(ctx, solverName)
-		if err != nil {
-			// The name was checked before any engine ran.
-			panic(err)
-		}
-		return s
-	}
-	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solvers, Progress: opts.Progress}
+	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solverMaker(ctx, solverName), Progress: opts.Progress}
 	if task.MaxK == 0 {
 		task.MaxK = DefaultMaxK
 	}
@@ -145,6 +137,18 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		po.Certificate.Notes = slotNotes(p)
 	}
 	return res, nil
+}
+
+// solverMaker makes the solvers of a proof engine, each named name.
+func solverMaker(ctx context.Context, name string) func() solver.Solver {
+	return func() solver.Solver {
+		s, err := newSolver(ctx, name)
+		if err != nil {
+			// The name was checked before any engine ran.
+			panic(err)
+		}
+		return s
+	}
 }
 
 // proofEngine names the engine of a method (auto: PDR).

@@ -306,18 +306,9 @@ func CheckAmplified(ctx context.Context, from, sys *ts.System, s solver.Solver, 
 		if err := runs.extend(ctx, j); err != nil {
 			return err
 		}
-		assume := slices.Clone(hard)
+		assume := append(slices.Clone(hard), runs.inputsAt(c.Inputs)...)
 		for _, l := range conv(c.Lits) {
 			assume = append(assume, runs.u.At(l, 0))
-		}
-		for i, vals := range c.Inputs {
-			for k, in := range sys.Inputs() {
-				x := runs.u.At(in, i)
-				if !vals[k] {
-					x = s.Not(x)
-				}
-				assume = append(assume, x)
-			}
 		}
 		switch s.Solve(ctx, append(assume, s.Not(runs.bad[j]))...) {
 		case solver.Sat:

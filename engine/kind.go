@@ -363,16 +363,7 @@ func (r *kindRuns) lift(ctx context.Context, s []bool, inputs [][]bool) ([]int, 
 			n++
 		}
 	}
-	fixed := slices.Clone(r.hard)
-	for i, vals := range inputs {
-		for k, in := range sys.Inputs() {
-			x := r.u.At(in, i)
-			if !vals[k] {
-				x = b.Not(x)
-			}
-			fixed = append(fixed, x)
-		}
-	}
+	fixed := append(slices.Clone(r.hard), r.inputsAt(inputs)...)
 	fixed = append(fixed, b.Not(r.bad[j]))
 	// The latches at frame 0 and the inputs at frames 0..j decide every
 	// frame up to j, so the first question is Unsat unless the solver
@@ -407,4 +398,20 @@ func (r *kindRuns) lift(ctx context.Context, s []bool, inputs [][]bool) ([]int, 
 		lifted[n] = index[x]
 	}
 	return lifted, solver.Sat
+}
+
+// inputsAt is the inputs of frames 0..len(inputs)-1 with the given
+// values, as assumptions.
+func (r *kindRuns) inputsAt(inputs [][]bool) []solver.Lit {
+	var out []solver.Lit
+	for i, vals := range inputs {
+		for k, in := range r.u.Sys.Inputs() {
+			x := r.u.At(in, i)
+			if !vals[k] {
+				x = r.s.Not(x)
+			}
+			out = append(out, x)
+		}
+	}
+	return out
 }
