@@ -172,6 +172,7 @@ const (
 	opExists
 	opAndExists
 	opImplies
+	opDiff
 )
 
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
@@ -305,6 +306,29 @@ func (m *Manager) leaf(op int32, a, b Node) (Node, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Diff is a and not b, without building not b (a fixpoint's new states
+// are its image minus what it holds, and not of a large set is as large).
+func (m *Manager) Diff(a, b Node) Node {
+	switch {
+	case a == False || b == True || a == b:
+		return False
+	case b == False:
+		return a
+	case a == True:
+		return m.Not(b)
+	}
+	r, ok, i := m.lookup(opDiff, a, b, 0)
+	if ok {
+		return r
+	}
+	l := min(m.level(a), m.level(b))
+	a0, a1 := m.cofactors(a, l)
+	b0, b1 := m.cofactors(b, l)
+	r = m.mk(l, m.Diff(a0, b0), m.Diff(a1, b1))
+	m.store(i, opDiff, a, b, 0, r)
+	return r
 }
 
 // Iff is a if and only if b.
@@ -605,6 +629,39 @@ func (m *Manager) Witness(f Node) map[int]bool {
 		}
 	}
 	return out
+}
+
+// Count is the number of assignments to the variables vs (levels, in
+// increasing order, f's support among them) that satisfy f.
+func (m *Manager) Count(f Node, vs []int) float64 {
+	// rank[l] is how many of vs lie above level l.
+	rank := func(l int32) int {
+		if l == leafLevel {
+			return len(vs)
+		}
+		i, _ := slices.BinarySearch(vs, int(l))
+		return i
+	}
+	memo := map[Node]float64{}
+	// below is the count over the variables of vs at or below f's level.
+	var below func(f Node) float64
+	below = func(f Node) float64 {
+		switch f {
+		case False:
+			return 0
+		case True:
+			return 1
+		}
+		if c, ok := memo[f]; ok {
+			return c
+		}
+		x := m.nodes[f]
+		r := rank(x.level)
+		c := math.Ldexp(below(x.lo), rank(m.level(x.lo))-r-1) + math.Ldexp(below(x.hi), rank(m.level(x.hi))-r-1)
+		memo[f] = c
+		return c
+	}
+	return math.Ldexp(below(f), rank(m.level(f)))
 }
 
 // Size is the number of nodes of f, leaves excluded.

@@ -103,6 +103,7 @@ func TestOperations(t *testing.T) {
 			{"and", m.And(f, g), ft & gt},
 			{"or", m.Or(f, g), ft | gt},
 			{"xor", m.Xor(f, g), ft ^ gt},
+			{"diff", m.Diff(f, g), ft &^ gt},
 			{"iff", m.Iff(f, g), ^(ft ^ gt) & all},
 			{"ite", m.Ite(f, g, h), ft&gt | ^ft&ht},
 			// A variable as the condition, above the branches or not.
@@ -237,5 +238,28 @@ func TestLimits(t *testing.T) {
 	})
 	if err != ErrStopped {
 		t.Errorf("Run gives %v, want stopped", err)
+	}
+}
+
+// TestCount checks Count against the truth tables, over every variable
+// and over a superset of the variables (each extra variable doubles it).
+func TestCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		m := New()
+		f, tab := randomFunc(m, r, 12)
+		want := 0
+		for a := range 1 << nvars {
+			if tab>>a&1 == 1 {
+				want++
+			}
+		}
+		vs := []int{0, 1, 2, 3, 4, 5}
+		if got := m.Count(f, vs); got != float64(want) {
+			t.Fatalf("Count = %v, want %d", got, want)
+		}
+		if got := m.Count(f, append(vs, 7, 9)); got != float64(4*want) {
+			t.Fatalf("Count over two more variables = %v, want %d", got, 4*want)
+		}
 	}
 }

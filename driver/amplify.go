@@ -66,7 +66,10 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	var cti *result.Trace
 	var known knownCubes
 	for k := 1; k <= maxRounds; k++ {
-		base, err := amplifyBase(ctx, p, o, k, depth)
+		base, reached, err := amplifyBase(ctx, p, o, k, depth)
+		if err != nil && ctx.Err() == nil {
+			return nil, err // an internal error or a usage error
+		}
 		if err != nil || base.Verdict == result.Unknown {
 			return amplifyStopped(ctx, res, base, err, k, "the base case")
 		}
@@ -93,7 +96,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 			if o.Solver != "bdd" {
 				how = fmt.Sprintf("%s, %s", result.Plural(out.Candidates, "candidate"), result.Plural(len(out.Blocked), "blocked cube"))
 			}
-			fmt.Fprintf(progress, "amplify: K=%d: base case holds (%s), inductive case: %s (%s)\n", k, base.Stats, amplifyWords(out.Status), how)
+			fmt.Fprintf(progress, "amplify: K=%d: base case holds (%s, %s), inductive case: %s (%s)\n", k, base.Engine, base.Stats, amplifyWords(out.Status), how)
 		}
 		switch out.Status {
 		case solver.Unknown:
@@ -103,7 +106,8 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 			known.add(sys, out.Blocked)
 			continue
 		}
-		if err := recheckAmplified(ctx, p, o, m, task, out, k, depth); err != nil {
+		rechecked, err := recheckAmplified(ctx, p, o, reached, m, task, out, k, depth)
+		if err != nil {
 			if ctx.Err() != nil {
 				return amplifyStopped(ctx, res, nil, err, k, "the re-check")
 			}
@@ -115,7 +119,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		if o.Solver != "bdd" {
 			how = fmt.Sprintf("%s refuted", result.Plural(out.Candidates, "candidate"))
 		}
-		res.Proof = fmt.Sprintf("K-inductive with amplification, K = %d (%s; %s; base and inductive case re-checked)", k, envelope, how)
+		res.Proof = fmt.Sprintf("K-inductive with amplification, K = %d (%s; %s; %s)", k, envelope, how, rechecked)
 		res.Stats = fmt.Sprintf("%d latches at K+1 = %d rounds", len(sys.Latches()), k+1)
 		return res, nil
 	}
@@ -128,11 +132,25 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	return res, nil
 }
 
-// amplifyBase decides the base case at k rounds by the explicit engine,
-// within the program's call depth (without recursion the stacks fit).
-func amplifyBase(ctx context.Context, p *ir.Program, o Options, k, depth int) (*result.Result, error) {
+// amplifyBase decides the base case at k rounds within the program's
+// call depth (without recursion the stacks fit): by decision diagrams
+// on the interleaving product with the solver bdd (the explicit engine
+// ran out of states from 6 threads of the flag mutex, where the
+// diagrams take a second), else by the explicit engine.
+// It gives the number of states the diagrams reached.
+func amplifyBase(ctx context.Context, p *ir.Program, o Options, k, depth int) (*result.Result, float64, error) {
+	if o.Solver == "bdd" {
+		return baseByDiagrams(ctx, p, o, k, depth, false)
+	}
+	res, err := baseExplicit(ctx, p, o, k, depth, o.Bounds.MaxStates)
+	return res, 0, err
+}
+
+// baseExplicit decides the base case at k rounds by the explicit engine,
+// within maxStates states (0: its default).
+func baseExplicit(ctx context.Context, p *ir.Program, o Options, k, depth, maxStates int) (*result.Result, error) {
 	b := o.Bounds
-	b.Rounds, b.Switches, b.Depth = k, -1, depth
+	b.Rounds, b.Switches, b.Depth, b.MaxStates = k, -1, depth, maxStates
 	c, err := explicit.New(p, b.explicitOptions())
 	if err != nil {
 		return nil, &UsageError{err.Error()}
@@ -140,31 +158,82 @@ func amplifyBase(ctx context.Context, p *ir.Program, o Options, k, depth int) (*
 	return c.Run(ctx), nil
 }
 
-// recheckAmplified re-checks a proof at k: the base case by PDR on the
-// interleaving product within k rounds (another engine than the explicit
-// one that decided it), the inductive case on the program started at
-// BASE built anew, with a fresh solver (Z3 when it is built in).
-func recheckAmplified(ctx context.Context, p *ir.Program, o Options, m *encode.Base, task engine.AmplifyTask, out *engine.Amplified, k, depth int) error {
-	if err := recheckBase(ctx, p, o, k, depth); err != nil {
-		return err
+// baseByDiagrams decides the base case at k rounds by decision diagrams
+// on the direct encoding within k rounds, forward from the initial state
+// (in the diagrams' second variable order with second): a path to the
+// violation is read back as the program's steps and replayed on the
+// explicit interpreter. It gives the number of states reached.
+func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int, second bool) (*result.Result, float64, error) {
+	b := o.Bounds
+	b.Rounds, b.Switches, b.Depth = k, -1, depth
+	res := &result.Result{Engine: "decision diagrams", Stats: "decision diagrams", Bounds: fmt.Sprintf("%d rounds, call depth %d", k, depth)}
+	d, care, sched, err := encode.DirectCare(ctx, p, encode.DirectOptions{Depth: depth, Rounds: k, Switches: -1})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, err
+		}
+		return nil, 0, &UsageError{err.Error()}
+	}
+	sys := d.System()
+	out := engine.ReachableByDiagrams(ctx, sys, sys.Bad[encode.PropViolation].Lit, care, sched, second)
+	res.Stats = result.Plural(int(out.States), "state")
+	switch out.Status {
+	case solver.Unsat:
+		res.Verdict = result.Safe
+	case solver.Unknown:
+		res.Verdict = result.Unknown
+		if ctx.Err() != nil {
+			res.Limits = append(res.Limits, result.Stopped(ctx, fmt.Sprintf(": the base case at %d rounds was not decided", k)))
+		} else {
+			res.Limits = append(res.Limits, result.Limit{Kind: result.LimitSolver, Detail: fmt.Sprintf("(%s): the base case at %d rounds was not decided", out.Reason, k)})
+		}
+	case solver.Sat:
+		w := out.Run
+		steps, err := d.Steps(func(i int) []bool { return w.Values(sys, i) }, len(w.Latches)-1)
+		if err != nil {
+			return nil, 0, fmt.Errorf("internal error: %v", err)
+		}
+		tr, err := explicit.Replay(p, b.explicitOptions(), onProgram(p, steps))
+		if err != nil {
+			return nil, 0, fmt.Errorf("internal error: the decision diagrams' counterexample within %d rounds does not replay on the explicit interpreter: %v", k, err)
+		}
+		res.Verdict, res.Trace = result.Unsafe, tr
+	}
+	return res, out.States, nil
+}
+
+// recheckStates is as many states as the explicit engine explores when
+// it re-checks a base case decided by decision diagrams (half a second
+// of work); when the diagrams reached more, they re-check it themselves
+// in another variable order.
+const recheckStates = 1 << 16
+
+// recheckAmplified re-checks a proof at k: the base case by another
+// engine than the one that decided it (recheckBase), the inductive case
+// on the program started at BASE built anew, with a fresh solver (Z3
+// when it is built in). It says how the base case was re-checked.
+func recheckAmplified(ctx context.Context, p *ir.Program, o Options, reached float64, m *encode.Base, task engine.AmplifyTask, out *engine.Amplified, k, depth int) (string, error) {
+	how, err := recheckBase(ctx, p, o, reached, k, depth)
+	if err != nil {
+		return "", err
 	}
 	again, err := encode.DirectBase(ctx, p, k+1, depth, encode.BaseOptions{Envelope: !o.Proof.NoEnvelope})
 	if err != nil {
-		return err
+		return "", err
 	}
 	t := task
 	sys := again.System()
 	t.Target, t.First, t.Short, t.Envelope, t.Sched = sys.Bad[encode.PropViolation].Lit, again.First, again.Short, again.Envelope, again.Sched
 	if o.Solver == "bdd" {
-		// The diagrams again, on the system built anew, with the
-		// variables in the reverse order.
+		// The diagrams again, on the system built anew, in their second
+		// variable order.
 		if again := engine.AmplifyDiagrams(ctx, sys, t, true); again.Status != solver.Unsat {
 			if ctx.Err() != nil {
-				return ctx.Err()
+				return "", ctx.Err()
 			}
-			return fmt.Errorf("internal error: the inductive case at K = %d does not re-check with the variables reversed (%v)", k, again.Status)
+			return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check in another variable order (%v)", k, again.Status)
 		}
-		return nil
+		return how + ", the inductive case by decision diagrams in another variable order", nil
 	}
 	name := "gini"
 	if smt.Available {
@@ -172,49 +241,52 @@ func recheckAmplified(ctx context.Context, p *ir.Program, o Options, m *encode.B
 	}
 	s, err := newSolver(ctx, name)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer s.Close()
 	if err := engine.CheckAmplified(ctx, m.System(), sys, s, t, out); err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return "", ctx.Err()
 		}
-		return fmt.Errorf("internal error: the inductive case at K = %d does not re-check with %s: %v", k, name, err)
+		return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check with %s: %v", k, name, err)
 	}
-	return nil
+	return how + ", the inductive case by " + name, nil
 }
 
-// recheckBase re-checks the base case at k rounds on the interleaving
-// product: by decision diagrams with the solver bdd, else by PDR.
-func recheckBase(ctx context.Context, p *ir.Program, o Options, k, depth int) error {
-	verdict := "safe"
-	if o.Solver == "bdd" {
-		d, care, sched, err := encode.DirectCare(ctx, p, encode.DirectOptions{Depth: depth, Rounds: k, Switches: -1})
-		if err != nil {
-			return err
-		}
-		sys := d.System()
-		st, reason := engine.ReachableByDiagrams(ctx, sys, sys.Bad[encode.PropViolation].Lit, care, sched)
-		if st != solver.Unsat {
-			verdict = fmt.Sprintf("%v %s", st, reason)
-		}
-	} else {
+// recheckBase re-checks the base case at k rounds by another engine: a
+// base case the diagrams decided (reaching that many states) by the
+// explicit engine where the states fit in recheckStates, else by the
+// diagrams in their second variable order; one the explicit engine decided by PDR
+// on the interleaving product.
+func recheckBase(ctx context.Context, p *ir.Program, o Options, reached float64, k, depth int) (string, error) {
+	var again *result.Result
+	var err error
+	how := "the base case re-checked by "
+	switch {
+	case o.Solver != "bdd":
 		ob := o
 		ob.Bounds.Depth = depth
 		ob.Proof.Method = "pdr"
-		base, err := proveBounded(ctx, p, ob, "direct", seq.Bound{Rounds: k}, nil)
-		if err != nil {
-			return err
-		}
-		verdict = base.Verdict.String()
+		again, err = proveBounded(ctx, p, ob, "direct", seq.Bound{Rounds: k}, nil)
+		how += "PDR on the interleaving product"
+	case reached <= recheckStates:
+		// The explicit engine counts states of its own (the program's
+		// variables, its reductions), a few times as many at most.
+		again, err = baseExplicit(ctx, p, o, k, depth, 4*recheckStates)
+		how += "the explicit engine"
+	default:
+		again, _, err = baseByDiagrams(ctx, p, o, k, depth, true)
+		how += fmt.Sprintf("decision diagrams in another variable order (%s, too many for the explicit engine)", result.Plural(int(reached), "state"))
 	}
 	switch {
-	case verdict == "safe":
-		return nil
+	case err != nil:
+		return "", err
+	case again.Verdict == result.Safe:
+		return how, nil
 	case ctx.Err() != nil:
-		return ctx.Err()
+		return "", ctx.Err()
 	}
-	return fmt.Errorf("internal error: the base case at %d rounds does not re-check on the interleaving product (%s)", k, verdict)
+	return "", fmt.Errorf("internal error: the base case at %d rounds does not re-check (%s: %s)", k, how, again.Verdict)
 }
 
 // amplifyCTI is the counterexample to induction at k: the state at BASE

@@ -12,9 +12,10 @@ import (
 )
 
 // TestAmplifyDifferential is the soundness test of K-induction with
-// amplification: on random small concurrent programs without recursion
-// (loops that wait for shared flags, short counting loops, calls, a
-// lock, bugs late in a loop over a shared counter), whenever --method amplify proves a program, the explicit
+// amplification: on random small concurrent programs of two or three
+// threads without recursion (loops that wait for shared flags, short
+// counting loops, calls, a lock, bugs late in a loop over a shared
+// counter), whenever --method amplify proves a program, the explicit
 // engine's exhaustive search of every interleaving finds no violation;
 // whenever it finds one (the base case), the search finds one too; and
 // the decision diagrams and the candidate and run solvers never
@@ -28,7 +29,7 @@ func TestAmplifyDifferential(t *testing.T) {
 	proved, bugs := 0, 0
 	for seed := int64(1); seed <= int64(programs); seed++ {
 		cfg := progen.DefaultConfig()
-		cfg.Threads, cfg.Globals, cfg.Stmts = 2, 2, 2+int(seed%2)
+		cfg.Threads, cfg.Globals, cfg.Stmts = 2+int(seed%4/3), 2, 2+int(seed%2)
 		cfg.SpinWaits, cfg.ShortLoops = seed%3 != 0, seed%3 == 0
 		// A helper calls itself unless the program is bounded (which
 		// keeps the short loops and drops the others).

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"bmc/internal/progen"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: loopprogs DIR")
+	// A flag is no directory (-h once made one named "-h").
+	if len(os.Args) != 2 || strings.HasPrefix(os.Args[1], "-") {
+		fmt.Fprintln(os.Stderr, "usage: loopprogs DIR (writes the generated programs into DIR)")
 		os.Exit(2)
 	}
 	dir := os.Args[1]
