@@ -18,6 +18,11 @@
 //     the thread's earlier contexts, matching the stored S_{c'+1} at each of
 //     its switches, so only reachable states are ever visited and a
 //     violation is real the moment it is reached.
+//   - Amplify (amplify.go; kinduction-with-amplification, section 4.2):
+//     eager from any state of the envelope instead of the initial one,
+//     built by an initialization phase that walks each thread's code with
+//     data ignored and stops anywhere (L^K of K-induction with
+//     amplification, for printing and comparing).
 //   - Lasso (lasso.go; mutant-fair-nontermination, section 4): eager over
 //     the rounds of a stem and a loop whose guesses close around the loop,
 //     for livelocks; with whole stacks compared (calls inlined by package

@@ -170,16 +170,17 @@ type builder struct {
 	// make S, which every context copies, grow with threads x locks.)
 	lockHeld []*ir.Var
 	held     [][]*ir.Var
-	copies   [][]*ir.Var // [context][k]: S at the start of the context
-	sched    [][]*ir.Var // switches: [context] the running instance, in binary
-	cx, ic   []*ir.Var   // one-hot contexts: eager cx = current; lazy cx = newest, ic = replayed
-	atomic   *ir.Var     // the running thread is inside an atomic section
-	done     *ir.Var     // the running thread has used its contexts: unwind to main
-	errVar   *ir.Var     // eager: a violation happened (confirmed at the end)
-	lasso    *lassoVars  // the lasso translation (lasso.go); nil otherwise
-	visible  [][]bool    // lasso with keyframes: ir.VisibleNodes of the original
-	initRun  *ir.Proc    // clone of init, returning at endinit
-	entries  []*ir.Proc  // per instance: the bottom-frame clone of its entry procedure
+	copies   [][]*ir.Var  // [context][k]: S at the start of the context
+	sched    [][]*ir.Var  // switches: [context] the running instance, in binary
+	cx, ic   []*ir.Var    // one-hot contexts: eager cx = current; lazy cx = newest, ic = replayed
+	atomic   *ir.Var      // the running thread is inside an atomic section
+	done     *ir.Var      // the running thread has used its contexts: unwind to main
+	errVar   *ir.Var      // eager: a violation happened (confirmed at the end)
+	lasso    *lassoVars   // the lasso translation (lasso.go); nil otherwise
+	amp      *amplifyVars // Amplify's phases (amplify.go); nil otherwise
+	visible  [][]bool     // lasso with keyframes: ir.VisibleNodes of the original
+	initRun  *ir.Proc     // clone of init, returning at endinit
+	entries  []*ir.Proc   // per instance: the bottom-frame clone of its entry procedure
 }
 
 func newBuilder(p *ir.Program, bd Bound, eager bool) *builder {
@@ -246,8 +247,8 @@ func (b *builder) declare() {
 			continue
 		}
 		init := ir.False // lazy: written before they are read
-		if b.eager && c > 0 {
-			init = ir.Unknown // eager: the guess
+		if b.eager && c > 0 || b.amp != nil {
+			init = ir.Unknown // eager: the guess; amplify: the state at BASE too
 		}
 		var cp []*ir.Var
 		for _, s := range b.shared {

@@ -56,6 +56,9 @@ func (b *builder) cloneThread(inst int, entry *ir.Proc) *ir.Proc {
 	if b.lasso != nil && t.thread() {
 		t.markLoopSteps()
 	}
+	if b.amp != nil && t.thread() {
+		t.initCopies(order, entry)
+	}
 	switch {
 	case inst < 0:
 	case b.sizing:

@@ -645,7 +645,7 @@ var badInputCases = []badInputCase{
 		name: "seq without a method",
 		prog: threadProg,
 		args: []string{"seq", "-k", "1", "{file}"},
-		sub:  "bmc seq: give exactly one of --eager and --lazy",
+		sub:  "bmc seq: give exactly one of --eager, --lazy and --amplify",
 	},
 	{
 		name: "seq without a bound",

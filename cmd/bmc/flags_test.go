@@ -85,7 +85,11 @@ func TestSeqExportFlags(t *testing.T) {
 		args []string
 		sub  string // "": accepted
 	}{
-		{[]string{"seq", "--eager", "--lazy", "-k", "1", threadProg}, "give exactly one of --eager and --lazy"},
+		{[]string{"seq", "--eager", "--lazy", "-k", "1", threadProg}, "give exactly one of --eager, --lazy and --amplify"},
+		{[]string{"seq", "--eager", "--amplify", "-k", "1", threadProg}, "give exactly one of --eager, --lazy and --amplify"},
+		{[]string{"seq", "--amplify", "--switches", "2", threadProg}, "--amplify needs -k K"},
+		{[]string{"seq", "--amplify", "-k", "1", "--switches", "2", threadProg}, "give exactly one of -k (rounds) and --switches"},
+		{[]string{"seq", "--amplify", "-k", "2", "--for", "moped", threadProg}, ""},
 		{[]string{"seq", "--lazy", "-k", "1", "--switches", "2", threadProg}, "give exactly one of -k (rounds) and --switches"},
 		{[]string{"seq", "--lazy", "--switches", "65", threadProg}, "--switches must be between 0 and 64"},
 		{[]string{"seq", "--lazy", "-k", "1", "--threads", "a=*", threadProg}, "unboundedly many"},

@@ -20,6 +20,7 @@ import (
 
 type seqFlags struct {
 	eager, lazy bool
+	amplify     bool
 	rounds      int
 	switches    int
 	threads     string
@@ -39,7 +40,7 @@ var seqFor = []string{"bmc", "moped"}
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
 	var f seqFlags
 	cmd := &cobra.Command{
-		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --lasso k1,k2 [--fairness F] [--keyframes] [--for bmc|moped] [-o FILE] prog.bpl",
+		Use:   "seq (--eager | --lazy) (-k K | --switches N) [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --amplify -k K [--for bmc|moped] [-o FILE] prog.bpl\n  bmc seq --lasso k1,k2 [--fairness F] [--keyframes] [--for bmc|moped] [-o FILE] prog.bpl",
 		Short: "Print the sequential program that simulates the concurrent one within a bound",
 		Long: `Print, as a Boolean program in the classic syntax, the sequentialization bmc
 checks for a concurrent program: its violations are exactly those of the
@@ -52,6 +53,13 @@ Getafix, or bmc check itself) to compare verdicts.
             La Torre, Madhusudan, Parlato, CAV 2009, section 4)
   --lazy    each context re-runs its thread from the start, so only
             reachable states are visited (CAV 2009, section 5)
+  --amplify L^K of K-induction with amplification (Figs. 8-10): an
+            initialization phase that builds any state of the envelope
+            at the label BASE (each thread's stack walked with data
+            ignored, the globals and locals arbitrary), then -k K rounds
+            simulated from it eagerly; its assertion fails exactly when
+            some state at BASE reaches a violation within K rounds.
+            bmc prove --method amplify compares such sets for K and K+1
   --lasso k1,k2
             the livelock translation ((P))^{k1,k2} (mutant-fair-
             nontermination, Fig. 2): its assertion fails exactly when
@@ -79,6 +87,7 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl := cmd.Flags()
 	fl.BoolVar(&f.eager, "eager", false, "the eager sequentialization")
 	fl.BoolVar(&f.lazy, "lazy", false, "the lazy sequentialization")
+	fl.BoolVar(&f.amplify, "amplify", false, "with -k: K-induction with amplification's L^K (initialization, then K rounds)")
 	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
@@ -103,8 +112,12 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	switch {
 	case fl.Changed("fairness"), fl.Changed("depth"), fl.Changed("keyframes"):
 		return usageErr("bmc seq: --fairness, --depth and --keyframes go with --lasso k1,k2")
-	case f.eager == f.lazy:
-		return usageErr("bmc seq: give exactly one of --eager and --lazy")
+	case f.amplify && (f.eager || f.lazy):
+		return usageErr("bmc seq: give exactly one of --eager, --lazy and --amplify")
+	case f.amplify && !fl.Changed("rounds"):
+		return usageErr("bmc seq: --amplify needs -k K: its simulation is K round-robin rounds")
+	case !f.amplify && f.eager == f.lazy:
+		return usageErr("bmc seq: give exactly one of --eager, --lazy and --amplify")
 	case fl.Changed("rounds") == fl.Changed("switches"):
 		return usageErr("bmc seq: give exactly one of -k (rounds) and --switches")
 	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > driver.MaxRounds):
@@ -121,8 +134,13 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return usageErr("bmc seq: %v", err)
 	}
 	method, translate := "lazy", seq.Lazy
-	if f.eager {
+	switch {
+	case f.eager:
 		method, translate = "eager", seq.Eager
+	case f.amplify:
+		method, translate = "amplify", func(ctx context.Context, p *ir.Program, bd seq.Bound) (*seq.Program, error) {
+			return seq.Amplify(ctx, p, bd.Rounds)
+		}
 	}
 	sp, err := translate(ctx, p, bd)
 	switch {
@@ -132,6 +150,10 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return usageErr("bmc seq: %v", err)
 	}
 	header := fmt.Sprintf("// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
+	if f.amplify {
+		header = fmt.Sprintf("// bmc seq --amplify -k %d --for %s: %s: L^%d of K-induction with amplification; the assertion fails exactly when a state at BASE in the envelope reaches a violation within %s\n",
+			f.rounds, f.forTool, path, f.rounds, bd)
+	}
 	return writeSeq(ctx, sp.Seq, header, f, stdout, stderr)
 }
 
