@@ -75,7 +75,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		}
 		if base.Verdict == result.Unsafe {
 			base.Engine = res.Engine + " (base case: " + base.Engine + ")"
-			base.Bounds = fmt.Sprintf("%d rounds, call depth %d", k, depth)
+			base.Bounds = fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), depth)
 			return base, nil
 		}
 		m, err := encode.DirectBase(ctx, p, k+1, depth, encode.BaseOptions{Envelope: !o.Proof.NoEnvelope})
@@ -126,7 +126,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	res.Verdict = result.Unknown
 	res.K = maxRounds
 	res.Limits = append(res.Limits, result.Limit{Kind: result.LimitProofBound,
-		Detail: fmt.Sprintf("no K up to %d is K-inductive with amplification (%s); the base case holds for %d rounds", maxRounds, envelope, maxRounds)})
+		Detail: fmt.Sprintf("no K up to %d is K-inductive with amplification (%s); the base case holds for %s", maxRounds, envelope, result.Plural(maxRounds, "round"))})
 	res.Advice = "a larger --max-rounds, or --method pdr"
 	res.CTI = cti
 	return res, nil
@@ -166,7 +166,7 @@ func baseExplicit(ctx context.Context, p *ir.Program, o Options, k, depth, maxSt
 func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int, second bool) (*result.Result, float64, error) {
 	b := o.Bounds
 	b.Rounds, b.Switches, b.Depth = k, -1, depth
-	res := &result.Result{Engine: "decision diagrams", Stats: "decision diagrams", Bounds: fmt.Sprintf("%d rounds, call depth %d", k, depth)}
+	res := &result.Result{Engine: "decision diagrams", Bounds: fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), depth)}
 	d, care, sched, err := encode.DirectCare(ctx, p, encode.DirectOptions{Depth: depth, Rounds: k, Switches: -1})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -183,9 +183,9 @@ func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int,
 	case solver.Unknown:
 		res.Verdict = result.Unknown
 		if ctx.Err() != nil {
-			res.Limits = append(res.Limits, result.Stopped(ctx, fmt.Sprintf(": the base case at %d rounds was not decided", k)))
+			res.Limits = append(res.Limits, result.Stopped(ctx, fmt.Sprintf(": the base case at %s was not decided", result.Plural(k, "round"))))
 		} else {
-			res.Limits = append(res.Limits, result.Limit{Kind: result.LimitSolver, Detail: fmt.Sprintf("(%s): the base case at %d rounds was not decided", out.Reason, k)})
+			res.Limits = append(res.Limits, result.Limit{Kind: result.LimitSolver, Detail: fmt.Sprintf("(%s): the base case at %s was not decided", out.Reason, result.Plural(k, "round"))})
 		}
 	case solver.Sat:
 		w := out.Run
@@ -195,7 +195,7 @@ func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int,
 		}
 		tr, err := explicit.Replay(p, b.explicitOptions(), onProgram(p, steps))
 		if err != nil {
-			return nil, 0, fmt.Errorf("internal error: the decision diagrams' counterexample within %d rounds does not replay on the explicit interpreter: %v", k, err)
+			return nil, 0, fmt.Errorf("internal error: the decision diagrams' counterexample within %s does not replay on the explicit interpreter: %v", result.Plural(k, "round"), err)
 		}
 		res.Verdict, res.Trace = result.Unsafe, tr
 	}
@@ -286,7 +286,7 @@ func recheckBase(ctx context.Context, p *ir.Program, o Options, reached float64,
 	case ctx.Err() != nil:
 		return "", ctx.Err()
 	}
-	return "", fmt.Errorf("internal error: the base case at %d rounds does not re-check (%s: %s)", k, how, again.Verdict)
+	return "", fmt.Errorf("internal error: the base case at %s does not re-check (%s: %s)", result.Plural(k, "round"), how, again.Verdict)
 }
 
 // amplifyCTI is the counterexample to induction at k: the state at BASE
@@ -299,8 +299,8 @@ func amplifyCTI(p *ir.Program, m *encode.Base, w *engine.Witness, k int) *result
 		return nil
 	}
 	t := ctiTrace(p, steps)
-	t.Violation = fmt.Sprintf("counterexample to induction at K = %d (not a bug: its first state need not be reachable): from %s, a run of %d rounds reaches a violation and no run of %d rounds does",
-		k, m.Describe(w.Values(sys, 0)), k+1, k)
+	t.Violation = fmt.Sprintf("counterexample to induction at K = %d (not a bug: its first state need not be reachable): from %s, a run of %s reaches a violation and no run of %s does",
+		k, m.Describe(w.Values(sys, 0)), result.Plural(k+1, "round"), result.Plural(k, "round"))
 	return t
 }
 
@@ -317,19 +317,21 @@ func amplifyWords(st solver.Status) string {
 
 // amplifyStopped is the unknown answer of a search that stopped at k.
 func amplifyStopped(ctx context.Context, res, base *result.Result, err error, k int, what string) (*result.Result, error) {
-	if base != nil && err == nil {
-		base.Engine = res.Engine + " (base case: " + base.Engine + ")"
-		return base, nil
-	}
 	if ue, ok := err.(*UsageError); ok {
 		return nil, ue
 	}
 	res.Verdict = result.Unknown
 	res.K = k
 	detail := fmt.Sprintf(": %s at K = %d was not decided", what, k)
-	if ctx.Err() != nil {
+	switch {
+	case base != nil && err == nil:
+		// The base case's engine says what stopped it (its state limit,
+		// the time).
+		res.Limits = append(res.Limits, base.Limits...)
+		res.Advice = base.Advice
+	case ctx.Err() != nil:
 		res.Limits = append(res.Limits, result.Stopped(ctx, detail))
-	} else {
+	default:
 		res.Limits = append(res.Limits, result.Limit{Kind: result.LimitSolver, Detail: "(" + err.Error() + ")" + detail})
 	}
 	return res, nil
