@@ -63,73 +63,205 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		envelope = "no envelope (Eqn. 8)"
 	}
 	res.Bounds = "every number of round-robin rounds, hence every interleaving"
+	a := &amplifier{ctx: ctx, p: p, o: o, res: res, depth: depth, maxRounds: maxRounds, envelope: envelope, progress: progress,
+		opts: encode.BaseOptions{Envelope: !o.Proof.NoEnvelope}}
+	if o.Solver == "bdd" {
+		return a.byRounds()
+	}
+	return a.bySolver()
+}
+
+// amplifier is one run of Alg. 1.
+type amplifier struct {
+	ctx       context.Context
+	p         *ir.Program
+	o         Options
+	res       *result.Result // the answer, filled in as it is found
+	depth     int
+	maxRounds int
+	envelope  string // the words for o.Proof.NoEnvelope
+	opts      encode.BaseOptions
+	progress  io.Writer
+}
+
+// baseCase decides the base case at k: done is the answer when it is a
+// violation or stopped; reached counts the states of the diagrams.
+func (a *amplifier) baseCase(k int) (base *result.Result, reached float64, done *result.Result, err error) {
+	base, reached, err = amplifyBase(a.ctx, a.p, a.o, k, a.depth)
+	switch {
+	case err != nil && a.ctx.Err() == nil:
+		return nil, 0, nil, err // an internal error or a usage error
+	case err != nil || base.Verdict == result.Unknown:
+		done, err = amplifyStopped(a.ctx, a.res, base, err, k, "the base case")
+		return nil, 0, done, err
+	case base.Verdict == result.Unsafe:
+		base.Engine = a.res.Engine + " (base case: " + base.Engine + ")"
+		base.Bounds = fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), a.depth)
+		return nil, 0, base, nil
+	}
+	return base, reached, nil, nil
+}
+
+// proved completes the answer: proved at k, how, re-checked so.
+func (a *amplifier) proved(k int, how, rechecked string, latches int) *result.Result {
+	a.res.Verdict = result.Safe
+	a.res.K = k
+	a.res.Proof = fmt.Sprintf("K-inductive with amplification, K = %d (%s; %s; %s)", k, a.envelope, how, rechecked)
+	a.res.Stats = fmt.Sprintf("%d latches at K+1 = %d rounds", latches, k+1)
+	return a.res
+}
+
+// exhausted is the answer when no K up to the limit is inductive: the
+// last counterexample to induction with it.
+func (a *amplifier) exhausted(cti *result.Trace) *result.Result {
+	res := a.res
+	res.Verdict = result.Unknown
+	res.K = a.maxRounds
+	res.Limits = append(res.Limits, result.Limit{Kind: result.LimitProofBound,
+		Detail: fmt.Sprintf("no K up to %d is K-inductive with amplification (%s); the base case holds for %s", a.maxRounds, a.envelope, result.Plural(a.maxRounds, "round"))})
+	res.Advice = "a larger --max-rounds, or --method pdr"
+	res.CTI = cti
+	return res
+}
+
+// byRounds is Alg. 1 with the inductive case of every K by
+// engine.AmplifyRounds on one system that counts no rounds. The base
+// case is decided where the inductive case holds, or at the last K: a
+// violation within K rounds is one within every larger K, so checking it
+// at each smaller K first would only find it sooner. A proof's inductive
+// case is re-checked on the system that counts K+1 rounds, and the last
+// counterexample to induction gets its run there.
+func (a *amplifier) byRounds() (*result.Result, error) {
+	ctx := a.ctx
+	rm, err := encode.DirectBase(ctx, a.p, 0, a.depth, a.opts)
+	if err != nil {
+		return nil, err
+	}
+	sys := rm.System()
+	task := engine.RoundTask{Target: sys.Bad[encode.PropViolation].Lit, First: rm.First, Envelope: rm.Envelope, Sched: rm.Sched, Progress: a.progress}
+	var answer *result.Result
+	var cti []bool // the last counterexample to induction, at K = at
+	at := 1
+	err = engine.AmplifyRounds(ctx, sys, task, false, func(k int, state []bool) (bool, error) {
+		at = k
+		if state != nil {
+			cti = state
+			if a.progress != nil {
+				fmt.Fprintf(a.progress, "amplify: K=%d: inductive case: %s (by decision diagrams)\n", k, amplifyWords(solver.Sat))
+			}
+			return k < a.maxRounds, nil
+		}
+		base, reached, done, err := a.baseCase(k)
+		if done != nil || err != nil {
+			answer = done
+			return false, err
+		}
+		if a.progress != nil {
+			fmt.Fprintf(a.progress, "amplify: K=%d: inductive case: %s (by decision diagrams), base case holds (%s, %s)\n", k, amplifyWords(solver.Unsat), base.Engine, base.Stats)
+		}
+		rechecked, err := recheckAmplified(ctx, a.p, a.o, reached, nil, engine.AmplifyTask{}, nil, k, a.depth)
+		if err != nil {
+			return false, err
+		}
+		answer = a.proved(k, "a difference of decision diagrams, round after round", rechecked, len(sys.Latches()))
+		return false, nil
+	})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return amplifyStopped(ctx, a.res, nil, err, at, "the inductive case")
+	case err != nil:
+		return nil, err
+	case answer != nil:
+		return answer, nil
+	}
+	if _, _, done, err := a.baseCase(a.maxRounds); done != nil || err != nil {
+		return done, err
+	}
+	trace, err := a.roundsCTI(sys, cti, a.maxRounds)
+	if err != nil {
+		if ctx.Err() != nil {
+			return amplifyStopped(ctx, a.res, nil, err, a.maxRounds, "the counterexample to induction")
+		}
+		return nil, err
+	}
+	return a.exhausted(trace), nil
+}
+
+// roundsCTI is the counterexample to induction at k whose first state is
+// state (of sys, which counts no rounds): its run of k+1 rounds, found on
+// the system that counts them from that state, which must have one and
+// none of k rounds.
+func (a *amplifier) roundsCTI(rsys *ts.System, state []bool, k int) (*result.Trace, error) {
+	m, err := encode.DirectBase(a.ctx, a.p, k+1, a.depth, a.opts)
+	if err != nil {
+		return nil, err
+	}
+	sys := m.System()
+	value := map[string]bool{}
+	for i, l := range rsys.Latches() {
+		value[l.Name] = state[i]
+	}
+	var from []ts.Lit
+	for _, l := range sys.Latches() {
+		if v, ok := value[l.Name]; ok && l.Lit != m.First && l.Lit != m.Short {
+			from = append(from, map[bool]ts.Lit{true: l.Lit, false: l.Lit.Not()}[v])
+		}
+	}
+	target := sys.Bad[encode.PropViolation].Lit
+	longer := engine.ReachableByDiagrams(a.ctx, sys, target, m.Envelope, m.Sched, false, append(from, m.Short.Not())...)
+	shorter := engine.ReachableByDiagrams(a.ctx, sys, target, m.Envelope, m.Sched, false, append(from, m.Short)...)
+	switch {
+	case a.ctx.Err() != nil:
+		return nil, a.ctx.Err()
+	case longer.Status != solver.Sat || shorter.Status != solver.Unsat:
+		return nil, fmt.Errorf("internal error: the counterexample to induction at K = %d does not re-check on the system that counts rounds (a run of %s: %v; of %s: %v)",
+			k, result.Plural(k+1, "round"), longer.Status, result.Plural(k, "round"), shorter.Status)
+	}
+	return amplifyCTI(a.p, m, longer.Run, k), nil
+}
+
+// bySolver is Alg. 1 with the inductive case of each K by the candidate
+// and run solvers (engine.AmplifyInduction) on the system that counts
+// K+1 rounds, the cubes blocked at one K carried to the next.
+func (a *amplifier) bySolver() (*result.Result, error) {
+	ctx, o := a.ctx, a.o
 	var cti *result.Trace
 	var known knownCubes
-	for k := 1; k <= maxRounds; k++ {
-		base, reached, err := amplifyBase(ctx, p, o, k, depth)
-		if err != nil && ctx.Err() == nil {
-			return nil, err // an internal error or a usage error
+	for k := 1; k <= a.maxRounds; k++ {
+		base, reached, done, err := a.baseCase(k)
+		if done != nil || err != nil {
+			return done, err
 		}
-		if err != nil || base.Verdict == result.Unknown {
-			return amplifyStopped(ctx, res, base, err, k, "the base case")
-		}
-		if base.Verdict == result.Unsafe {
-			base.Engine = res.Engine + " (base case: " + base.Engine + ")"
-			base.Bounds = fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), depth)
-			return base, nil
-		}
-		m, err := encode.DirectBase(ctx, p, k+1, depth, encode.BaseOptions{Envelope: !o.Proof.NoEnvelope})
+		m, err := encode.DirectBase(ctx, a.p, k+1, a.depth, a.opts)
 		if err != nil {
 			return nil, err
 		}
 		sys := m.System()
 		task := engine.AmplifyTask{Target: sys.Bad[encode.PropViolation].Lit, First: m.First, Short: m.Short, Envelope: m.Envelope, Sched: m.Sched,
-			Steps: amplifySteps, MaxK: DefaultMaxK, Progress: progress, Known: known.in(sys), NewSolver: solverMaker(ctx, satSolver(o.Solver))}
-		var out *engine.Amplified
-		if o.Solver == "bdd" {
-			out = engine.AmplifyDiagrams(ctx, sys, task, false)
-		} else {
-			out = engine.AmplifyInduction(ctx, sys, task)
-		}
-		if progress != nil {
-			how := "by decision diagrams"
-			if o.Solver != "bdd" {
-				how = fmt.Sprintf("%s, %s", result.Plural(out.Candidates, "candidate"), result.Plural(len(out.Blocked), "blocked cube"))
-			}
-			fmt.Fprintf(progress, "amplify: K=%d: base case holds (%s, %s), inductive case: %s (%s)\n", k, base.Engine, base.Stats, amplifyWords(out.Status), how)
+			Steps: amplifySteps, MaxK: DefaultMaxK, Progress: a.progress, Known: known.in(sys), NewSolver: solverMaker(ctx, satSolver(o.Solver))}
+		out := engine.AmplifyInduction(ctx, sys, task)
+		if a.progress != nil {
+			fmt.Fprintf(a.progress, "amplify: K=%d: base case holds (%s, %s), inductive case: %s (%s, %s)\n", k, base.Engine, base.Stats, amplifyWords(out.Status),
+				result.Plural(out.Candidates, "candidate"), result.Plural(len(out.Blocked), "blocked cube"))
 		}
 		switch out.Status {
 		case solver.Unknown:
-			return amplifyStopped(ctx, res, nil, fmt.Errorf("%s", out.Reason), k, "the inductive case")
+			return amplifyStopped(ctx, a.res, nil, fmt.Errorf("%s", out.Reason), k, "the inductive case")
 		case solver.Sat:
-			cti = amplifyCTI(p, m, out.CTI, k)
+			cti = amplifyCTI(a.p, m, out.CTI, k)
 			known.add(sys, out.Blocked)
 			continue
 		}
-		rechecked, err := recheckAmplified(ctx, p, o, reached, m, task, out, k, depth)
+		rechecked, err := recheckAmplified(ctx, a.p, o, reached, m, task, out, k, a.depth)
 		if err != nil {
 			if ctx.Err() != nil {
-				return amplifyStopped(ctx, res, nil, err, k, "the re-check")
+				return amplifyStopped(ctx, a.res, nil, err, k, "the re-check")
 			}
 			return nil, err
 		}
-		res.Verdict = result.Safe
-		res.K = k
-		how := "a difference of decision diagrams"
-		if o.Solver != "bdd" {
-			how = fmt.Sprintf("%s refuted", result.Plural(out.Candidates, "candidate"))
-		}
-		res.Proof = fmt.Sprintf("K-inductive with amplification, K = %d (%s; %s; %s)", k, envelope, how, rechecked)
-		res.Stats = fmt.Sprintf("%d latches at K+1 = %d rounds", len(sys.Latches()), k+1)
-		return res, nil
+		return a.proved(k, fmt.Sprintf("%s refuted", result.Plural(out.Candidates, "candidate")), rechecked, len(sys.Latches())), nil
 	}
-	res.Verdict = result.Unknown
-	res.K = maxRounds
-	res.Limits = append(res.Limits, result.Limit{Kind: result.LimitProofBound,
-		Detail: fmt.Sprintf("no K up to %d is K-inductive with amplification (%s); the base case holds for %s", maxRounds, envelope, result.Plural(maxRounds, "round"))})
-	res.Advice = "a larger --max-rounds, or --method pdr"
-	res.CTI = cti
-	return res, nil
+	return a.exhausted(cti), nil
 }
 
 // amplifyBase decides the base case at k rounds within the program's
@@ -225,15 +357,14 @@ func recheckAmplified(ctx context.Context, p *ir.Program, o Options, reached flo
 	sys := again.System()
 	t.Target, t.First, t.Short, t.Envelope, t.Sched = sys.Bad[encode.PropViolation].Lit, again.First, again.Short, again.Envelope, again.Sched
 	if o.Solver == "bdd" {
-		// The diagrams again, on the system built anew, in their second
-		// variable order.
-		if again := engine.AmplifyDiagrams(ctx, sys, t, true); again.Status != solver.Unsat {
+		// The diagrams again, on the system that counts K+1 rounds.
+		if again := engine.AmplifyDiagrams(ctx, sys, t, false); again.Status != solver.Unsat {
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check in another variable order (%v)", k, again.Status)
+			return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check on the system that counts rounds (%v)", k, again.Status)
 		}
-		return how + ", the inductive case by decision diagrams in another variable order", nil
+		return how + ", the inductive case by decision diagrams on the system that counts rounds", nil
 	}
 	name := "gini"
 	if smt.Available {

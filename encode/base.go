@@ -75,12 +75,15 @@ func BaseSupported(p *ir.Program) error {
 
 // DirectBase builds the direct encoding of p for rounds round-robin
 // rounds (at least 2) started at BASE, with a stack of depth frames per
-// thread (at least the program's call depth).
+// thread (at least the program's call depth). With rounds 0 it counts no
+// rounds and keeps no schedule: any thread steps next (the interleaving
+// product from BASE), and the order of rounds is its user's to keep;
+// Short is then no part of it.
 func DirectBase(ctx context.Context, p *ir.Program, rounds, depth int, o BaseOptions) (*Base, error) {
 	if err := BaseSupported(p); err != nil {
 		return nil, err
 	}
-	if rounds < 2 {
+	if rounds == 1 || rounds < 0 {
 		return nil, fmt.Errorf("the inductive case needs at least 2 rounds")
 	}
 	d, err := newDirect(ctx, p, DirectOptions{Depth: depth, Rounds: rounds, Switches: -1, Base: &o}, nil)

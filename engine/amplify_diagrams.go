@@ -81,15 +81,20 @@ type Reached struct {
 // initial state of sys reaches target, and gives one. Care must hold in
 // every state of such a path; the search looks no further. Sched are the
 // inputs that choose the thread of a step; second takes stepOrder's
-// second order, for an independent second pass. It decides the base case
-// of amplification, forward from the initial states.
-func ReachableByDiagrams(ctx context.Context, sys *ts.System, target, care ts.Lit, sched []ts.Lit, second bool) Reached {
+// second order, for an independent second pass; the paths start in the
+// initial states where the literals from hold. It decides the base case
+// of amplification, forward from the initial states, and finds the runs
+// of its counterexamples to induction.
+func ReachableByDiagrams(ctx context.Context, sys *ts.System, target, care ts.Lit, sched []ts.Lit, second bool, from ...ts.Lit) Reached {
 	out := Reached{Status: solver.Unsat}
 	err := withDiagrams(ctx, sys, sched, care, second, func(d *diagrams) error {
 		m := d.m
 		init := d.care
 		for _, l := range sys.Latches() {
 			init = m.And(init, d.initial(l))
+		}
+		for _, l := range from {
+			init = m.And(init, d.lit(l))
 		}
 		d.keep = append(d.keep, &init)
 		reach, err := d.forward(init)
