@@ -9,7 +9,10 @@
 // pdr.go is IC3/PDR; amplify.go is the inductive case of K-induction
 // with amplification (an exists-forall question: candidate and run
 // searches, refuted states blocked as cubes), amplify_diagrams.go the
-// same by decision diagrams (a difference of backward-reachable sets);
+// same by decision diagrams (a difference of backward-reachable sets on
+// a system that counts rounds, and forward reachability for the base
+// case), amplify_rounds.go by decision diagrams for every K at once,
+// rounds counted by the algorithm;
 // prove.go is what the proof engines share (ProofTask,
 // Proof) and the independent re-check of an invariant; lasso.go is
 // bounded model checking of a justice property on lasso-shaped paths;
