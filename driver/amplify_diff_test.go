@@ -28,24 +28,7 @@ func TestAmplifyDifferential(t *testing.T) {
 	}
 	proved, bugs := 0, 0
 	for seed := int64(1); seed <= int64(programs); seed++ {
-		cfg := progen.DefaultConfig()
-		cfg.Threads, cfg.Globals, cfg.Stmts = 2+int(seed%4/3), 2, 2+int(seed%2)
-		cfg.SpinWaits, cfg.ShortLoops = seed%3 != 0, seed%3 == 0
-		// A helper calls itself unless the program is bounded (which
-		// keeps the short loops and drops the others).
-		cfg.WithHelper, cfg.Bounded = seed%3 == 0, seed%3 == 0
-		cfg.Locks = int(seed % 2)
-		if seed%4 == 1 {
-			cfg.CounterBits, cfg.LateBugs = 2, true
-		}
-		src := progen.Generate(seed, cfg)
-		p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Recursive() {
-			t.Fatalf("seed %d: progen made a recursive program", seed)
-		}
+		p, src := amplifyProgram(t, seed)
 		o := Options{Solver: "gini", Bounds: DefaultBounds(), Proof: ProofOptions{MaxRounds: 4}}
 		o.Bounds.Switches = -1
 		truth, err := exhaustive(context.Background(), p, o)
@@ -84,4 +67,30 @@ func TestAmplifyDifferential(t *testing.T) {
 	if proved == 0 || bugs == 0 {
 		t.Errorf("the programs should include proved ones and ones with violations: %d proved, %d violations", proved, bugs)
 	}
+}
+
+// amplifyProgram is the random program of seed for the amplification
+// tests: two or three threads without recursion, with wait loops or
+// short loops, a helper, a lock, a late bug over a shared counter.
+func amplifyProgram(t *testing.T, seed int64) (*ir.Program, string) {
+	t.Helper()
+	cfg := progen.DefaultConfig()
+	cfg.Threads, cfg.Globals, cfg.Stmts = 2+int(seed%4/3), 2, 2+int(seed%2)
+	cfg.SpinWaits, cfg.ShortLoops = seed%3 != 0, seed%3 == 0
+	// A helper calls itself unless the program is bounded (which keeps
+	// the short loops and drops the others).
+	cfg.WithHelper, cfg.Bounded = seed%3 == 0, seed%3 == 0
+	cfg.Locks = int(seed % 2)
+	if seed%4 == 1 {
+		cfg.CounterBits, cfg.LateBugs = 2, true
+	}
+	src := progen.Generate(seed, cfg)
+	p, _, err := ir.Load(context.Background(), fmt.Sprintf("seed%d.bpl", seed), []byte(src), ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Recursive() {
+		t.Fatalf("seed %d: progen made a recursive program", seed)
+	}
+	return p, src
 }
