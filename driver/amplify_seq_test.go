@@ -14,8 +14,9 @@ import (
 	"bmc/solver"
 )
 
-// TestAmplifyTranslation checks seq.Amplify, L^K of K-induction with
-// amplification, against the inductive case's own construction: on
+// TestAmplifyTranslationDifferential checks seq.Amplify, L^K of
+// K-induction with amplification, against the inductive case's own
+// construction: on
 // random concurrent programs, the explicit engine finds a violation of
 // L^K (some state at BASE reaches a violation within K rounds) exactly
 // when the decision diagrams find a state of the envelope that reaches
@@ -24,7 +25,7 @@ import (
 // envelope the direct encoding takes is larger (any one holder per lock,
 // the atomic modes a dataflow allows), so there only a violation of L^K
 // must be one of the diagrams.
-func TestAmplifyTranslation(t *testing.T) {
+func TestAmplifyTranslationDifferential(t *testing.T) {
 	programs := 12 // 80 agreed once (130 s)
 	if testing.Short() {
 		programs = 6
