@@ -153,7 +153,7 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 		}
 		base, reached, done, err := a.baseCase(k)
 		if done != nil || err != nil {
-			answer = done
+			answer, err = a.fewestRounds(k, done, err)
 			return false, err
 		}
 		if a.progress != nil {
@@ -175,7 +175,7 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 		return answer, nil
 	}
 	if _, _, done, err := a.baseCase(a.maxRounds); done != nil || err != nil {
-		return done, err
+		return a.fewestRounds(a.maxRounds, done, err)
 	}
 	trace, err := a.roundsCTI(sys, cti, a.maxRounds)
 	if err != nil {
@@ -185,6 +185,22 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 		return nil, err
 	}
 	return a.exhausted(trace), nil
+}
+
+// fewestRounds is the answer of the base case at k, done (or err), or,
+// when done is a violation, the violation within the fewest rounds: the
+// base case is decided at the K the inductive case asks for, and a
+// violation found there may need fewer.
+func (a *amplifier) fewestRounds(k int, done *result.Result, err error) (*result.Result, error) {
+	if err != nil || done.Verdict != result.Unsafe {
+		return done, err
+	}
+	for j := 1; j < k; j++ {
+		if _, _, fewer, err := a.baseCase(j); err != nil || fewer != nil && fewer.Verdict == result.Unsafe {
+			return fewer, err
+		}
+	}
+	return done, nil
 }
 
 // roundsCTI is the counterexample to induction at k whose first state is
