@@ -27,13 +27,14 @@ const amplifySteps = 12
 // proveAmplify is Alg. 1 of "K-induction with amplification"
 // (kinduction-with-amplification, §4.2) for a concurrent program without
 // recursion: for K = 1, 2, ... the base case (obligation (6): no
-// violation within K round-robin rounds from the initial state, by the
-// explicit engine) and then the inductive case (obligation (7) on the
-// envelope, Eqn. (9): engine.AmplifyInduction on the program started at
-// BASE). A violation in the base case is a bug, with its trace; both
-// obligations at one K prove the program safe for every number of
-// rounds, hence for every interleaving; K beyond --max-rounds leaves it
-// open, with the last counterexample to induction.
+// violation within K round-robin rounds from the initial state) and the
+// inductive case (obligation (7) on the envelope, Eqn. (9), on the
+// program started at BASE): by decision diagrams with the solver bdd
+// (byRounds), else by the candidate and run solvers (bySolver). A
+// violation in the base case is a bug, with its trace; both obligations
+// at one K prove the program safe for every number of rounds, hence for
+// every interleaving; K beyond --max-rounds leaves it open, with the
+// last counterexample to induction.
 func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
 	res := &result.Result{Engine: "k-induction with amplification+" + o.Solver, Method: "amplify"}
 	if p.Recursive() {
