@@ -249,13 +249,14 @@ func (m *Manager) Or(a, b Node) Node { return m.binary(opOr, a, b) }
 // Xor is a xor b.
 func (m *Manager) Xor(a, b Node) Node { return m.binary(opXor, a, b) }
 
-// binary applies a symmetric operation by Shannon expansion on the top
-// variable of a and b.
+// binary applies an operation by Shannon expansion on the top variable
+// of a and b (the symmetric ones with their operands in one order, for
+// the cache).
 func (m *Manager) binary(op int32, a, b Node) Node {
 	if r, ok := m.leaf(op, a, b); ok {
 		return r
 	}
-	if a > b {
+	if a > b && op != opDiff {
 		a, b = b, a
 	}
 	r, ok, i := m.lookup(op, a, b, 0)
@@ -291,6 +292,15 @@ func (m *Manager) leaf(op int32, a, b Node) (Node, bool) {
 		case b == False || a == b:
 			return a, true
 		}
+	case opDiff:
+		switch {
+		case a == False || b == True || a == b:
+			return False, true
+		case b == False:
+			return a, true
+		case a == True:
+			return m.Not(b), true
+		}
 	default:
 		switch {
 		case a == b:
@@ -310,26 +320,7 @@ func (m *Manager) leaf(op int32, a, b Node) (Node, bool) {
 
 // Diff is a and not b, without building not b (a fixpoint's new states
 // are its image minus what it holds, and not of a large set is as large).
-func (m *Manager) Diff(a, b Node) Node {
-	switch {
-	case a == False || b == True || a == b:
-		return False
-	case b == False:
-		return a
-	case a == True:
-		return m.Not(b)
-	}
-	r, ok, i := m.lookup(opDiff, a, b, 0)
-	if ok {
-		return r
-	}
-	l := min(m.level(a), m.level(b))
-	a0, a1 := m.cofactors(a, l)
-	b0, b1 := m.cofactors(b, l)
-	r = m.mk(l, m.Diff(a0, b0), m.Diff(a1, b1))
-	m.store(i, opDiff, a, b, 0, r)
-	return r
-}
+func (m *Manager) Diff(a, b Node) Node { return m.binary(opDiff, a, b) }
 
 // Iff is a if and only if b.
 func (m *Manager) Iff(a, b Node) Node { return m.Not(m.Xor(a, b)) }
