@@ -55,10 +55,11 @@ Getafix, or bmc check itself) to compare verdicts.
             reachable states are visited (CAV 2009, section 5)
   --amplify L^K of K-induction with amplification (Figs. 8-10): an
             initialization phase that builds any state of the envelope
-            at the label BASE (each thread's stack walked with data
-            ignored, the globals and locals arbitrary), then -k K rounds
-            simulated from it eagerly; its assertion fails exactly when
-            some state at BASE reaches a violation within K rounds.
+            at BASE, the call of base() (each thread's stack walked
+            with data ignored, the globals and locals arbitrary), then
+            -k K rounds simulated from it eagerly; its assertion fails
+            exactly when some state at BASE reaches a violation within
+            K rounds.
             bmc prove --method amplify compares such sets for K and K+1
   --lasso k1,k2
             the livelock translation ((P))^{k1,k2} (mutant-fair-
