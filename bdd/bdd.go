@@ -2,6 +2,7 @@ package bdd
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 )
@@ -39,7 +40,7 @@ type cacheEntry struct {
 // variable is its level, 0 at the top.
 type Manager struct {
 	nodes  []node
-	unique []Node // open addressing; 0 is empty (leaves are never in it)
+	unique []uint64 // open addressing: a node's key's hash and the node; 0 is empty (leaves are never in it)
 	cache  []cacheEntry
 	sets   []varSet
 	// MaxNodes bounds the nodes (0: no bound); Stop, asked now and then
@@ -59,13 +60,23 @@ type Manager struct {
 type varSet struct {
 	in   []bool
 	last int32
+	ren  []int32 // by level: the variable it is renamed to, or -1 (NewRenamedSet)
+}
+
+// renamed is the variable l is renamed to (l itself when s renames it not).
+func (s *varSet) renamed(l int32) int32 {
+	if int(l) < len(s.ren) && s.ren[l] >= 0 {
+		return s.ren[l]
+	}
+	return l
 }
 
 // New returns a manager with no nodes but the leaves.
 func New() *Manager {
-	m := &Manager{nodes: []node{{leafLevel, 0, 0}, {leafLevel, 1, 1}}}
-	m.unique = make([]Node, 1<<16)
-	m.cache = make([]cacheEntry, 1<<16)
+	m := &Manager{nodes: nodePool.take(1 << 16)[:0]}
+	m.nodes = append(m.nodes, node{leafLevel, 0, 0}, node{leafLevel, 1, 1})
+	m.unique = uniquePool.take(1 << 16)
+	m.cache = cachePool.take(1 << 16)
 	return m
 }
 
@@ -111,12 +122,20 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 	if lo == hi {
 		return lo
 	}
+	h := hash3(level, int32(lo), int32(hi))
 	mask := uint32(len(m.unique) - 1)
-	for i := hash3(level, int32(lo), int32(hi)) & mask; ; i = (i + 1) & mask {
-		n := m.unique[i]
-		if n == 0 {
+	for i := h & mask; ; i = (i + 1) & mask {
+		e := m.unique[i]
+		if e == 0 {
 			break
 		}
+		// The hash beside the node spares reading the nodes of other
+		// keys (most probes would otherwise miss the processor's cache
+		// twice).
+		if uint32(e>>32) != h {
+			continue
+		}
+		n := Node(uint32(e))
 		if x := m.nodes[n]; x.level == level && x.lo == lo && x.hi == hi {
 			return n
 		}
@@ -128,38 +147,57 @@ func (m *Manager) mk(level int32, lo, hi Node) Node {
 		panic(ErrStopped)
 	}
 	n := Node(len(m.nodes))
+	if len(m.nodes) == cap(m.nodes) {
+		grown := nodePool.take(2 * cap(m.nodes))[:len(m.nodes)]
+		copy(grown, m.nodes)
+		nodePool.give(m.nodes)
+		m.nodes = grown
+	}
 	m.nodes = append(m.nodes, node{level, lo, hi})
 	if 2*len(m.nodes) > len(m.unique) {
 		m.grow()
 	} else {
-		m.insert(n)
+		m.insert(n, h)
 	}
 	return n
 }
 
-func (m *Manager) insert(n Node) {
+// insert puts node n, whose key hashes to h, in the unique table.
+func (m *Manager) insert(n Node, h uint32) {
 	mask := uint32(len(m.unique) - 1)
-	x := m.nodes[n]
-	i := hash3(x.level, int32(x.lo), int32(x.hi)) & mask
+	i := h & mask
 	for m.unique[i] != 0 {
 		i = (i + 1) & mask
 	}
-	m.unique[i] = n
+	m.unique[i] = uint64(h)<<32 | uint64(n)
+}
+
+// rehash puts every node in the unique table, emptied.
+func (m *Manager) rehash() {
+	clear(m.unique)
+	for n := 2; n < len(m.nodes); n++ {
+		x := m.nodes[n]
+		m.insert(Node(n), hash3(x.level, int32(x.lo), int32(x.hi)))
+	}
 }
 
 // maxCache bounds the operation cache's entries (20 bytes each). On the
 // SafeStack product encodings 4M entries were about 5% faster than 16M,
-// and the runs needed up to 600 MB less memory (docs/BENCHMARKS.md).
-const maxCache = 1 << 22
+// and the runs needed up to 600 MB less memory; 1M against 4M were
+// within the noise there, and faster by a tenth (the flag mutex with 7
+// threads) to a quarter (the Bluetooth driver with 2 adders and 3
+// stoppers) on amplification's fixpoints, with 40% less memory
+// (docs/BENCHMARKS.md).
+const maxCache = 1 << 20
 
 // grow doubles the unique table (rehashing every node) and the cache.
 func (m *Manager) grow() {
-	m.unique = make([]Node, 2*len(m.unique))
-	for n := 2; n < len(m.nodes); n++ {
-		m.insert(Node(n))
-	}
+	uniquePool.give(m.unique)
+	m.unique = uniquePool.take(2 * len(m.unique))
+	m.rehash()
 	if len(m.cache) < maxCache {
-		m.cache = make([]cacheEntry, 2*len(m.cache))
+		cachePool.give(m.cache)
+		m.cache = cachePool.take(2 * len(m.cache))
 	}
 }
 
@@ -173,6 +211,8 @@ const (
 	opAndExists
 	opImplies
 	opDiff
+	opRenameAndExists
+	opAndExistsRename
 )
 
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
@@ -441,6 +481,126 @@ func (m *Manager) AndExists(f, g Node, s Set) Node {
 	return r
 }
 
+// NewRenamedSet registers the set of variables vs with a renaming of
+// variables ren for RenameAndExists and AndExistsRename. The renaming
+// must keep the order of the variables it renames and of those it
+// leaves alone, and rename into vs only: a backward image renames the
+// latches to their next values and quantifies those, a forward image
+// quantifies the latches and renames the next values to them.
+func (m *Manager) NewRenamedSet(vs []int, ren map[int]int) (Set, error) {
+	s := m.NewSet(vs)
+	vs0 := &m.sets[s]
+	var from []int
+	for v, to := range ren {
+		if !m.quantified(vs0, int32(to)) {
+			return 0, fmt.Errorf("bdd: variable %d renamed to %d, which the set does not quantify", v, to)
+		}
+		from = append(from, v)
+	}
+	slices.Sort(from)
+	for i, v := range from {
+		// Renamed variables stay in order; none passes a variable it
+		// leaves alone (the quantified ones excepted, which the renamed
+		// diagram does not have).
+		if i > 0 && ren[from[i-1]] >= ren[v] {
+			return 0, fmt.Errorf("bdd: renaming %d to %d and %d to %d changes their order", from[i-1], ren[from[i-1]], v, ren[v])
+		}
+		for w := min(v, ren[v]) + 1; w < max(v, ren[v]); w++ {
+			if _, renamed := ren[w]; !renamed && !m.quantified(vs0, int32(w)) {
+				return 0, fmt.Errorf("bdd: renaming %d to %d passes variable %d", v, ren[v], w)
+			}
+		}
+	}
+	for _, v := range from {
+		for len(vs0.ren) <= v {
+			vs0.ren = append(vs0.ren, -1)
+		}
+		vs0.ren[v] = int32(ren[v])
+	}
+	return s, nil
+}
+
+// RenameAndExists is (exists s: f and g renamed by s's renaming),
+// without building f and g or the renamed copy of g: a backward image
+// is a relational product with the states renamed to the next values,
+// and renaming them first made a copy of every set of states it took
+// (a third of the time of the flag mutex's backward fixpoints).
+func (m *Manager) RenameAndExists(f, g Node, s Set) Node {
+	switch {
+	case f == False || g == False:
+		return False
+	case g == True:
+		return m.Exists(f, s)
+	}
+	vs := &m.sets[s]
+	gl := vs.renamed(m.level(g))
+	l := min(m.level(f), gl)
+	if l > vs.last {
+		// Below the quantified variables, and so below every renamed
+		// one's image: g has no variable left to rename.
+		return m.And(f, g)
+	}
+	r, ok, i := m.lookup(opRenameAndExists, f, g, Node(s))
+	if ok {
+		return r
+	}
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := g, g
+	if gl == l {
+		g0, g1 = m.nodes[g].lo, m.nodes[g].hi
+	}
+	lo := m.RenameAndExists(f0, g0, s)
+	if m.quantified(vs, l) {
+		if lo == True {
+			r = True
+		} else {
+			r = m.Or(lo, m.RenameAndExists(f1, g1, s))
+		}
+	} else {
+		r = m.mk(l, lo, m.RenameAndExists(f1, g1, s))
+	}
+	m.store(i, opRenameAndExists, f, g, Node(s), r)
+	return r
+}
+
+// AndExistsRename is (exists s: f and g) renamed by s's renaming,
+// without building the product before the renaming: a forward image
+// is a relational product whose next values become the latches.
+func (m *Manager) AndExistsRename(f, g Node, s Set) Node {
+	switch {
+	case f == False || g == False:
+		return False
+	case f == True && g == True:
+		return True
+	}
+	vs := &m.sets[s]
+	if f > g {
+		f, g = g, f
+	}
+	l := min(m.level(f), m.level(g))
+	if l > vs.last && int(l) >= len(vs.ren) {
+		return m.And(f, g)
+	}
+	r, ok, i := m.lookup(opAndExistsRename, f, g, Node(s))
+	if ok {
+		return r
+	}
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := m.cofactors(g, l)
+	lo := m.AndExistsRename(f0, g0, s)
+	if m.quantified(vs, l) {
+		if lo == True {
+			r = True
+		} else {
+			r = m.Or(lo, m.AndExistsRename(f1, g1, s))
+		}
+	} else {
+		r = m.mk(vs.renamed(l), lo, m.AndExistsRename(f1, g1, s))
+	}
+	m.store(i, opAndExistsRename, f, g, Node(s), r)
+	return r
+}
+
 // Compose is f with each variable v that sub maps replaced by the
 // diagram sub[v] (a simultaneous substitution).
 func (m *Manager) Compose(f Node, sub map[int]Node) Node {
@@ -706,10 +866,7 @@ func (m *Manager) GC(roots []*Node) {
 		kept++
 	}
 	m.nodes = m.nodes[:kept]
-	clear(m.unique)
-	for n := 2; n < kept; n++ {
-		m.insert(Node(n))
-	}
+	m.rehash()
 	clear(m.cache)
 	for _, r := range roots {
 		*r = renum[*r]

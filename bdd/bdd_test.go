@@ -183,6 +183,58 @@ func TestCompose(t *testing.T) {
 	}
 }
 
+// TestRenamedProducts checks the relational products that rename on the
+// way against renaming and quantifying one after the other, with the
+// latches at even levels and their next values right below them.
+func TestRenamedProducts(t *testing.T) {
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 9))
+		m := New()
+		rel, _ := randomFunc(m, r, 14)
+		// States: functions of the latches only.
+		f, _ := randomFunc(m, r, 10)
+		f = m.Exists(f, m.NewSet([]int{1, 3, 5}))
+		var changed, primes []int
+		ren, back := map[int]int{}, map[int]int{}
+		toNext, toLatch := map[int]Node{}, map[int]Node{}
+		for v := 0; v < nvars; v += 2 {
+			if r.IntN(3) > 0 {
+				changed, primes = append(changed, v), append(primes, v+1)
+				ren[v], back[v+1] = v+1, v
+				toNext[v], toLatch[v+1] = m.Var(v+1), m.Var(v)
+			}
+		}
+		pre, err := m.NewRenamedSet(primes, ren)
+		if err != nil {
+			t.Fatal(err)
+		}
+		post, err := m.NewRenamedSet(changed, back)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := m.RenameAndExists(rel, f, pre), m.AndExists(rel, m.Compose(f, toNext), m.NewSet(primes)); got != want {
+			t.Errorf("seed %d: rename and exists %x, want %x", seed, m.table(got), m.table(want))
+		}
+		if got, want := m.AndExistsRename(rel, f, post), m.Compose(m.AndExists(rel, f, m.NewSet(changed)), toLatch); got != want {
+			t.Errorf("seed %d: and exists and rename %x, want %x", seed, m.table(got), m.table(want))
+		}
+	}
+	m := New()
+	for _, c := range []struct {
+		name string
+		set  []int
+		ren  map[int]int
+	}{
+		{"into a variable not quantified", []int{1}, map[int]int{0: 3}},
+		{"out of order", []int{1, 3}, map[int]int{0: 3, 2: 1}},
+		{"past a variable kept", []int{2}, map[int]int{0: 2}},
+	} {
+		if _, err := m.NewRenamedSet(c.set, c.ren); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
+
 func TestGC(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 9))
 	m := New()

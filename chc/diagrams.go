@@ -35,6 +35,7 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 	m := bdd.New()
 	m.MaxNodes = maxNodes
 	m.Stop = func() bool { return ctx.Err() != nil }
+	defer m.Free()
 	r := &diagramCheck{s: s, in: in, m: m, order: order, rel: make([]bdd.Node, len(s.Preds)), built: make([]bool, len(s.Preds))}
 	// An input of an interpretation that is no argument is free: below
 	// every other variable.

@@ -49,6 +49,7 @@ func LeastModel(ctx context.Context, sys *chc.System, o HornOptions) *HornResult
 		lm.m.MaxNodes = 1 << 26
 	}
 	lm.m.Stop = func() bool { return ctx.Err() != nil }
+	defer lm.m.Free() // the interpretation is a graph of its own
 	var res *HornResult
 	err := lm.m.Run(func() { res = lm.run() })
 	switch err {
