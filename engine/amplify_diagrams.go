@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 
@@ -131,9 +132,10 @@ type diagrams struct {
 	level  map[int]int // system variable -> diagram variable
 	memo   map[int]bdd.Node
 	inputs bdd.Set
-	ok     bdd.Node    // the constraints
-	care   bdd.Node    // holds in every state of the paths asked about
-	keep   []*bdd.Node // the caller's diagrams that a collection keeps
+	okLit  ts.Lit       // the constraints
+	fixed  map[int]bool // the latches that keep their initial value (fixLatches), by level
+	care   bdd.Node     // holds in every state of the paths asked about
+	keep   []*bdd.Node  // the caller's diagrams that a collection keeps
 	// parts are the step split by the thread that takes it: the
 	// scheduler's inputs fixed, the latches it leaves alone (the other
 	// threads') are no part of the substitution, which is what makes a
@@ -148,33 +150,15 @@ type stepPart struct {
 	ok  bdd.Node         // the constraints
 	// rel is the step as a relation of the latches and the next values
 	// of those in sub (the inputs quantified): a backward image is one
-	// relational product with it, after renaming the latches of sub to
-	// their next values (prime), which keeps the order. Composing with
-	// the next-state functions instead cost 80% of the time on the wide
-	// rows (flag mutex with 4 threads: 690,000 nodes made for a fixpoint
-	// of 3,900).
+	// relational product with it, the latches of sub renamed to their
+	// next values (pre), which keeps the order. Composing with the
+	// next-state functions instead cost 80% of the time on the wide rows
+	// (flag mutex with 4 threads: 690,000 nodes made for a fixpoint of
+	// 3,900).
 	rel     bdd.Node
-	changed []int             // the levels of the latches in sub
-	prime   *bdd.Substitution // the latches of sub to their next values
-	unprime *bdd.Substitution // back
-	primes  bdd.Set           // the next values
-	current bdd.Set           // the latches of sub
-}
-
-// renamings prepares part's renamings between the latches it changes
-// and their next values, all other latches (at latchLevels) kept. They
-// are pure renamings, which Compose does by level, but they name their
-// variables' nodes, which a collection moves: gc makes them anew.
-func (part *stepPart) renamings(m *bdd.Manager, latchLevels []int) {
-	prime, unprime := map[int]bdd.Node{}, map[int]bdd.Node{}
-	for _, v := range latchLevels {
-		prime[v], unprime[v] = m.Var(v), m.Var(v)
-	}
-	for _, v := range part.changed {
-		prime[v], unprime[v+1] = m.Var(v+1), m.Var(v)
-		delete(unprime, v)
-	}
-	part.prime, part.unprime = m.NewSubstitution(prime), m.NewSubstitution(unprime)
+	changed []int   // the levels of the latches in sub
+	pre     bdd.Set // their next values, renamed from the latches
+	post    bdd.Set // the latches of sub, their next values renamed to them
 }
 
 // withDiagrams runs f on sys's diagrams, in a manager of its own (whose
@@ -213,11 +197,12 @@ func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, care ts.
 	for i, l := range latches {
 		d.level[l.Lit.Var()] = len(inputs) + 2*i
 	}
-	okLit := sys.Ands(sys.Constraints...)
+	d.okLit = sys.Ands(sys.Constraints...)
 	var ferr error
+	defer d.m.Free()
 	err := d.m.Run(func() {
 		d.inputs = d.m.NewSet(ins)
-		d.ok, d.care = d.lit(okLit), d.lit(care)
+		d.care = d.lit(care)
 		next := make([]bdd.Node, len(sys.Latches()))
 		for i, l := range sys.Latches() {
 			next[i] = d.lit(l.Next)
@@ -245,7 +230,12 @@ func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, care ts.
 // latches it changes are found).
 func (d *diagrams) stepPart(at map[int]bool, next []bdd.Node, relation bool) *stepPart {
 	m := d.m
-	part := &stepPart{at: at, sub: map[int]bdd.Node{}, ok: m.Restrict(d.ok, at)}
+	// The constraints are built with the thread chosen (and the fixed
+	// latches' values): those of every thread at once, in the system's
+	// order, took most of the time of the first pass.
+	vals := maps.Clone(d.fixed)
+	maps.Copy(vals, at)
+	part := &stepPart{at: at, sub: map[int]bdd.Node{}, ok: d.litUnder(d.okLit, vals, map[int]bdd.Node{0: bdd.False})}
 	if part.ok == bdd.False {
 		return nil // no such thread
 	}
@@ -276,9 +266,19 @@ func (d *diagrams) stepPart(at map[int]bool, next []bdd.Node, relation bool) *st
 			rel = m.And(rel, m.Iff(m.Var(v+1), n))
 		}
 	}
-	part.rel = m.Exists(m.And(rel, m.And(part.ok, d.care)), d.inputs)
-	part.primes, part.current = m.NewSet(primes), m.NewSet(part.changed)
-	part.renamings(m, d.latchLevels())
+	if relation {
+		part.rel = m.Exists(m.And(rel, m.And(part.ok, d.care)), d.inputs)
+	}
+	ren, back := map[int]int{}, map[int]int{}
+	for _, v := range part.changed {
+		ren[v], back[v+1] = v+1, v
+	}
+	var err, err2 error
+	part.pre, err = m.NewRenamedSet(primes, ren)
+	part.post, err2 = m.NewRenamedSet(part.changed, back)
+	if err != nil || err2 != nil {
+		panic(errors.Join(err, err2)) // each latch's next value sits right below it
+	}
 	return part
 }
 
@@ -345,7 +345,7 @@ func (d *diagrams) stepOrder(second bool) []int {
 // state reachable from an initial one (the greatest set whose next-state
 // functions give back that value when all of them have it) and makes
 // them keep it: their next-state functions become themselves, and the
-// others' and the constraints are specialized to those values. An
+// others' and the constraints (d.fixed) are specialized to those values. An
 // encoding's phase that cannot recur (init, which BASE has left behind)
 // otherwise makes every thread's latches look changed by every step.
 // States where a fixed latch has another value are never reached, so
@@ -358,12 +358,11 @@ func (d *diagrams) fixLatches(next []bdd.Node) {
 			fixed[d.level[l.Lit.Var()]] = l.Init == ts.Init1
 		}
 	}
-	constant := map[bool]bdd.Node{false: bdd.False, true: bdd.True}
 	for changed := true; changed; {
 		changed = false
 		for i, l := range latches {
 			v := d.level[l.Lit.Var()]
-			if val, ok := fixed[v]; ok && m.Restrict(next[i], fixed) != constant[val] {
+			if val, ok := fixed[v]; ok && m.Restrict(next[i], fixed) != leaf(val) {
 				delete(fixed, v)
 				changed = true
 			}
@@ -377,21 +376,39 @@ func (d *diagrams) fixLatches(next []bdd.Node) {
 			next[i] = m.Restrict(next[i], fixed)
 		}
 	}
-	d.ok = m.Restrict(d.ok, fixed)
+	d.fixed = fixed
+}
+
+// leaf is the diagram of b.
+func leaf(b bool) bdd.Node {
+	if b {
+		return bdd.True
+	}
+	return bdd.False
 }
 
 // lit is the diagram of l.
-func (d *diagrams) lit(l ts.Lit) bdd.Node {
-	x, ok := d.memo[l.Var()]
+func (d *diagrams) lit(l ts.Lit) bdd.Node { return d.litUnder(l, nil, d.memo) }
+
+// litUnder is the diagram of l with the variables of vals (by level)
+// fixed to their values, memo its diagrams so far (0 is false): built
+// so, rather than restricted after, it never builds what the values cut
+// off.
+func (d *diagrams) litUnder(l ts.Lit, vals map[int]bool, memo map[int]bdd.Node) bdd.Node {
+	x, ok := memo[l.Var()]
 	if !ok {
 		v := l.Var()
 		if d.sys.Kind(v) == ts.And {
 			a, b := d.sys.Operands(v)
-			x = d.m.And(d.lit(a), d.lit(b))
+			if x = d.litUnder(a, vals, memo); x != bdd.False {
+				x = d.m.And(x, d.litUnder(b, vals, memo))
+			}
+		} else if val, fixed := vals[d.level[v]]; fixed {
+			x = leaf(val)
 		} else {
 			x = d.m.Var(d.level[v])
 		}
-		d.memo[v] = x
+		memo[v] = x
 	}
 	if l.IsNeg() {
 		return d.m.Not(x)
@@ -446,7 +463,12 @@ func (d *diagrams) backward(target ts.Lit, within bdd.Node, progress io.Writer) 
 				}
 				// The predecessors by this thread's step of the states
 				// new in its last image (all of y at first).
-				f = m.Diff(m.And(m.AndExists(part.rel, m.ComposeWith(f, part.prime), part.primes), within), y)
+				f = m.RenameAndExists(part.rel, f, part.pre)
+				if within != d.care {
+					// The relation keeps to care already.
+					f = m.And(f, within)
+				}
+				f = m.Diff(f, y)
 				if f == bdd.False {
 					break
 				}
@@ -485,7 +507,7 @@ func (d *diagrams) forward(from bdd.Node) (bdd.Node, error) {
 				}
 				// The successors by this thread's step of the states new
 				// in its last image (all of r at first).
-				f = m.Diff(m.ComposeWith(m.AndExists(part.rel, f, part.current), part.unprime), r)
+				f = m.Diff(m.AndExistsRename(part.rel, f, part.post), r)
 				if f == bdd.False {
 					break
 				}
@@ -573,7 +595,7 @@ func (d *diagrams) holds(f bdd.Node, s []bool) bool {
 // gc collects the nodes that neither roots, the constraints, the
 // next-state functions nor d.keep hold; the memo of literals goes.
 func (d *diagrams) gc(roots []*bdd.Node) {
-	roots = append(roots, &d.ok, &d.care)
+	roots = append(roots, &d.care)
 	type entry struct {
 		sub map[int]bdd.Node
 		k   int
@@ -591,9 +613,6 @@ func (d *diagrams) gc(roots []*bdd.Node) {
 	d.m.GC(roots)
 	for _, e := range entries {
 		e.sub[e.k] = e.n
-	}
-	for _, part := range d.parts {
-		part.renamings(d.m, d.latchLevels())
 	}
 	d.memo = map[int]bdd.Node{0: bdd.False}
 }

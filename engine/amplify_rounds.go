@@ -115,7 +115,7 @@ func (d *diagrams) round(b *bdd.Node, failing []bdd.Node) error {
 				d.gc(append([]*bdd.Node{&f}, d.keep...))
 				collected = m.Nodes()
 			}
-			f = m.Diff(m.AndExists(part.rel, m.ComposeWith(f, part.prime), part.primes), *b)
+			f = m.Diff(m.RenameAndExists(part.rel, f, part.pre), *b)
 			if f == bdd.False {
 				break
 			}
