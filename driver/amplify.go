@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"bmc/encode"
 	"bmc/engine"
@@ -152,19 +153,30 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 			}
 			return k < a.maxRounds, nil
 		}
+		// The inductive case's re-check needs no base case: it runs
+		// beside it, on a core of its own where the run has one free.
+		inductive, stop := beside(ctx, func(ctx context.Context) (string, error) {
+			return recheckInductive(ctx, a.p, a.o, k, a.depth)
+		})
+		defer stop()
 		base, reached, done, err := a.baseCase(k)
 		if done != nil || err != nil {
+			stop()
 			answer, err = a.fewestRounds(k, done, err)
 			return false, err
 		}
 		if a.progress != nil {
 			fmt.Fprintf(a.progress, "amplify: K=%d: inductive case: %s (by decision diagrams), base case holds (%s, %s)\n", k, amplifyWords(solver.Unsat), base.Engine, base.Stats)
 		}
-		rechecked, err := recheckAmplified(ctx, a.p, a.o, reached, nil, engine.AmplifyTask{}, nil, k, a.depth)
+		baseHow, err := recheckBase(ctx, a.p, a.o, reached, k, a.depth)
 		if err != nil {
 			return false, err
 		}
-		answer = a.proved(k, "a difference of decision diagrams, round after round", rechecked, len(sys.Latches()))
+		inductiveHow, err := inductive()
+		if err != nil {
+			return false, err
+		}
+		answer = a.proved(k, "a difference of decision diagrams, round after round", baseHow+", "+inductiveHow, len(sys.Latches()))
 		return false, nil
 	})
 	switch {
@@ -269,14 +281,18 @@ func (a *amplifier) bySolver() (*result.Result, error) {
 			known.add(sys, out.Blocked)
 			continue
 		}
-		rechecked, err := recheckAmplified(ctx, a.p, o, reached, m, task, out, k, a.depth)
+		baseHow, err := recheckBase(ctx, a.p, o, reached, k, a.depth)
+		inductiveHow := ""
+		if err == nil {
+			inductiveHow, err = recheckInductiveBySolver(ctx, a.p, o, m, task, out, k, a.depth)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return amplifyStopped(ctx, a.res, nil, err, k, "the re-check")
 			}
 			return nil, err
 		}
-		return a.proved(k, fmt.Sprintf("%s refuted", result.Plural(out.Candidates, "candidate")), rechecked, len(sys.Latches())), nil
+		return a.proved(k, fmt.Sprintf("%s refuted", result.Plural(out.Candidates, "candidate")), baseHow+", "+inductiveHow, len(sys.Latches())), nil
 	}
 	return a.exhausted(cti), nil
 }
@@ -357,15 +373,31 @@ func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int,
 // in another variable order.
 const recheckStates = 1 << 16
 
-// recheckAmplified re-checks a proof at k: the base case by another
-// engine than the one that decided it (recheckBase), the inductive case
-// on the program started at BASE built anew, with a fresh solver (Z3
-// when it is built in). It says how the base case was re-checked.
-func recheckAmplified(ctx context.Context, p *ir.Program, o Options, reached float64, m *encode.Base, task engine.AmplifyTask, out *engine.Amplified, k, depth int) (string, error) {
-	how, err := recheckBase(ctx, p, o, reached, k, depth)
+// recheckInductive re-checks the inductive case of a proof at k by
+// decision diagrams on the program started at BASE built anew, as the
+// encoding that counts K+1 rounds (engine.AmplifyDiagrams, a fixpoint
+// of its own over the rounds counted). It says how.
+func recheckInductive(ctx context.Context, p *ir.Program, o Options, k, depth int) (string, error) {
+	again, err := encode.DirectBase(ctx, p, k+1, depth, encode.BaseOptions{Envelope: !o.Proof.NoEnvelope})
 	if err != nil {
 		return "", err
 	}
+	sys := again.System()
+	t := engine.AmplifyTask{Target: sys.Bad[encode.PropViolation].Lit, First: again.First, Short: again.Short, Envelope: again.Envelope, Sched: again.Sched}
+	if out := engine.AmplifyDiagrams(ctx, sys, t, false); out.Status != solver.Unsat {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check on the system that counts rounds (%v)", k, out.Status)
+	}
+	return "the inductive case by decision diagrams on the system that counts rounds", nil
+}
+
+// recheckInductiveBySolver re-checks the inductive case of a proof at k
+// that the candidate and run solvers found on m (task, with the answer
+// out): on the program started at BASE built anew, with a fresh solver
+// (Z3 when it is built in). It says how.
+func recheckInductiveBySolver(ctx context.Context, p *ir.Program, o Options, m *encode.Base, task engine.AmplifyTask, out *engine.Amplified, k, depth int) (string, error) {
 	again, err := encode.DirectBase(ctx, p, k+1, depth, encode.BaseOptions{Envelope: !o.Proof.NoEnvelope})
 	if err != nil {
 		return "", err
@@ -373,16 +405,6 @@ func recheckAmplified(ctx context.Context, p *ir.Program, o Options, reached flo
 	t := task
 	sys := again.System()
 	t.Target, t.First, t.Short, t.Envelope, t.Sched = sys.Bad[encode.PropViolation].Lit, again.First, again.Short, again.Envelope, again.Sched
-	if o.Solver == "bdd" {
-		// The diagrams again, on the system that counts K+1 rounds.
-		if again := engine.AmplifyDiagrams(ctx, sys, t, false); again.Status != solver.Unsat {
-			if ctx.Err() != nil {
-				return "", ctx.Err()
-			}
-			return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check on the system that counts rounds (%v)", k, again.Status)
-		}
-		return how + ", the inductive case by decision diagrams on the system that counts rounds", nil
-	}
 	name := "gini"
 	if smt.Available {
 		name = "z3"
@@ -398,7 +420,43 @@ func recheckAmplified(ctx context.Context, p *ir.Program, o Options, reached flo
 		}
 		return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check with %s: %v", k, name, err)
 	}
-	return how + ", the inductive case by " + name, nil
+	return "the inductive case by " + name, nil
+}
+
+// beside starts f on a core borrowed from the run, when one is free,
+// and gives its answer when asked (waiting for it); with no core free,
+// f runs when its answer is asked for. Stop cancels f and waits for it
+// to end; the answer is not asked for after it.
+func beside(ctx context.Context, f func(context.Context) (string, error)) (answer func() (string, error), stop func()) {
+	release, ok := borrow(ctx)
+	if !ok {
+		return func() (string, error) { return f(ctx) }, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	type reply struct {
+		how string
+		err error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		defer release()
+		how, err := f(ctx)
+		done <- reply{how, err}
+	}()
+	var r *reply
+	wait := func() {
+		if r == nil {
+			x := <-done
+			r = &x
+		}
+	}
+	return func() (string, error) {
+			wait()
+			return r.how, r.err
+		}, sync.OnceFunc(func() {
+			cancel()
+			wait()
+		})
 }
 
 // recheckBase re-checks the base case at k rounds by another engine: a
