@@ -7,12 +7,15 @@
 # Columns, each the median of BENCH_RUNS runs:
 #
 #   K         the K of the proof (bmc prove --method amplify --json)
-#   amplify   bmc prove --method amplify prog  (decision diagrams raced with
-#             the candidate and run solvers)
-#   bdd       bmc prove --method amplify --solver bdd prog
-#   gini      bmc prove --method amplify --solver gini prog
+#   amplify   bmc prove --method amplify prog  (decision diagrams, the
+#             inductive case's re-check beside the base case on the
+#             second core)
+#   1 core    bmc prove --method amplify --cores 1 prog  (the same, one
+#             thing after another)
+#   gini      bmc prove --method amplify --solver gini prog  (the candidate
+#             and run solvers)
 #   pdr       bmc prove --method pdr prog   (the interleaving product)
-#   at K-1    bmc prove --method amplify --solver bdd --max-rounds K-1 prog:
+#   at K-1    bmc prove --method amplify --max-rounds K-1 prog:
 #             "CTI" when it ends with a counterexample to induction (the
 #             program needs K)
 #
@@ -22,7 +25,7 @@
 # Options (environment variables; defaults in brackets):
 #   BENCH_TIMEOUT   per-run limit in seconds [60]
 #   BENCH_RUNS      runs per cell [3]
-#   BENCH_COLUMNS   any of: amplify bdd gini pdr [amplify bdd pdr]
+#   BENCH_COLUMNS   any of: amplify 1core gini pdr [amplify 1core pdr]
 #   BENCH_TABLES    any of: fig12 fig13a fig13b bluetooth [all four]
 #   BMC             bmc binary [bin/bmc]
 #
@@ -35,7 +38,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 timeout_sec=${BENCH_TIMEOUT:-60}
 runs=${BENCH_RUNS:-3}
-columns=${BENCH_COLUMNS:-amplify bdd pdr}
+columns=${BENCH_COLUMNS:-amplify 1core pdr}
 tables=${BENCH_TABLES:-fig12 fig13a fig13b bluetooth}
 bmc=${BMC:-bin/bmc}
 
@@ -46,7 +49,7 @@ die() {
 [[ $timeout_sec =~ ^[0-9]+$ ]] && ((timeout_sec > 0)) || die "BENCH_TIMEOUT=$timeout_sec: want a positive number of seconds"
 [[ $runs =~ ^[0-9]+$ ]] && ((runs > 0)) || die "BENCH_RUNS=$runs: want a positive number"
 for c in $columns; do
-	case $c in amplify | bdd | gini | pdr) ;; *) die "BENCH_COLUMNS: unknown column '$c'" ;; esac
+	case $c in amplify | 1core | gini | pdr) ;; *) die "BENCH_COLUMNS: unknown column '$c'" ;; esac
 done
 for t in $tables; do
 	case $t in fig12 | fig13a | fig13b | bluetooth) ;; *) die "BENCH_TABLES: unknown table '$t'" ;; esac
@@ -83,13 +86,13 @@ row() {
 	local name=$1 file=$2 threads=$3 pk=$4 pt=$5 flags=() k line
 	[[ $threads != - ]] && flags=(--threads "$threads")
 	echo "bench-amplify: $name" >&2
-	k=$(timeout "$timeout_sec" "$bmc" prove --quiet --json --method amplify --solver bdd "${flags[@]}" "$file" 2>/dev/null |
+	k=$(timeout "$timeout_sec" "$bmc" prove --quiet --json --method amplify "${flags[@]}" "$file" 2>/dev/null |
 		sed -n 's/.*"k": \([0-9]*\).*/\1/p' || true)
 	line="| $name | ${k:--}"
 	for c in $columns; do
 		case $c in
 		amplify) line+=" | $(cell --method amplify "${flags[@]}" "$file")" ;;
-		bdd) line+=" | $(cell --method amplify --solver bdd "${flags[@]}" "$file")" ;;
+		1core) line+=" | $(cell --method amplify --cores 1 "${flags[@]}" "$file")" ;;
 		gini) line+=" | $(cell --method amplify --solver gini "${flags[@]}" "$file")" ;;
 		pdr) line+=" | $(cell --method pdr "${flags[@]}" "$file")" ;;
 		esac
@@ -97,7 +100,7 @@ row() {
 	local before=-
 	if [[ -n $k ]] && ((k > 1)); then
 		local out
-		out=$(timeout "$timeout_sec" "$bmc" prove --quiet --method amplify --solver bdd --max-rounds $((k - 1)) "${flags[@]}" "$file" 2>&1 || true)
+		out=$(timeout "$timeout_sec" "$bmc" prove --quiet --method amplify --max-rounds $((k - 1)) "${flags[@]}" "$file" 2>&1 || true)
 		before="no CTI"
 		[[ $out == *"counterexample to induction at K = $((k - 1))"* ]] && before=CTI
 	fi
@@ -106,7 +109,7 @@ row() {
 
 header() {
 	local h="| program | K" s="|---|---"
-	for c in $columns; do h+=" | $c" && s+="|---"; done
+	for c in $columns; do h+=" | ${c/1core/1 core}" && s+="|---"; done
 	echo "$h | at K-1 | paper K | paper time |"
 	echo "$s|---|---|---|"
 }
