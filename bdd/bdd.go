@@ -71,6 +71,10 @@ func (s *varSet) renamed(l int32) int32 {
 	return l
 }
 
+// below says that s neither quantifies nor renames a variable at level
+// l or below.
+func (s *varSet) below(l int32) bool { return l > s.last && int(l) >= len(s.ren) }
+
 // New returns a manager with no nodes but the leaves.
 func New() *Manager {
 	m := &Manager{nodes: nodePool.take(1 << 16)[:0]}
@@ -212,7 +216,6 @@ const (
 	opImplies
 	opDiff
 	opRenameAndExists
-	opAndExistsRename
 )
 
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
@@ -418,10 +421,11 @@ func (m *Manager) NewSet(vs []int) Set {
 
 func (m *Manager) quantified(s *varSet, l int32) bool { return int(l) < len(s.in) && s.in[l] }
 
-// Exists is f with the variables of s quantified existentially.
+// Exists is f with the variables of s quantified existentially, then
+// renamed by s's renaming (NewRenamedSet).
 func (m *Manager) Exists(f Node, s Set) Node {
 	vs := &m.sets[s]
-	if f <= True || m.level(f) > vs.last {
+	if f <= True || vs.below(m.level(f)) {
 		return f
 	}
 	r, ok, i := m.lookup(opExists, f, Node(s), 0)
@@ -437,13 +441,16 @@ func (m *Manager) Exists(f Node, s Set) Node {
 			r = m.Or(lo, m.Exists(x.hi, s))
 		}
 	} else {
-		r = m.mk(x.level, lo, m.Exists(x.hi, s))
+		r = m.mk(vs.renamed(x.level), lo, m.Exists(x.hi, s))
 	}
 	m.store(i, opExists, f, Node(s), 0, r)
 	return r
 }
 
-// AndExists is (exists s: f and g), without building f and g.
+// AndExists is (exists s: f and g), then renamed by s's renaming
+// (NewRenamedSet), without building f and g or the product before the
+// renaming: a forward image is a relational product whose next values
+// become the latches.
 func (m *Manager) AndExists(f, g Node, s Set) Node {
 	switch {
 	case f == False || g == False:
@@ -458,7 +465,7 @@ func (m *Manager) AndExists(f, g Node, s Set) Node {
 		f, g = g, f
 	}
 	l := min(m.level(f), m.level(g))
-	if l > vs.last {
+	if vs.below(l) {
 		return m.And(f, g)
 	}
 	r, ok, i := m.lookup(opAndExists, f, g, Node(s))
@@ -475,14 +482,15 @@ func (m *Manager) AndExists(f, g Node, s Set) Node {
 			r = m.Or(lo, m.AndExists(f1, g1, s))
 		}
 	} else {
-		r = m.mk(l, lo, m.AndExists(f1, g1, s))
+		r = m.mk(vs.renamed(l), lo, m.AndExists(f1, g1, s))
 	}
 	m.store(i, opAndExists, f, g, Node(s), r)
 	return r
 }
 
 // NewRenamedSet registers the set of variables vs with a renaming of
-// variables ren for RenameAndExists and AndExistsRename. The renaming
+// variables ren: Exists and AndExists rename their results by it, and
+// RenameAndExists renames its second operand by it. The renaming
 // must keep the order of the variables it renames and of those it
 // leaves alone, and rename into vs only: a backward image renames the
 // latches to their next values and quantifies those, a forward image
@@ -526,11 +534,8 @@ func (m *Manager) NewRenamedSet(vs []int, ren map[int]int) (Set, error) {
 // and renaming them first made a copy of every set of states it took
 // (a third of the time of the flag mutex's backward fixpoints).
 func (m *Manager) RenameAndExists(f, g Node, s Set) Node {
-	switch {
-	case f == False || g == False:
+	if f == False || g == False {
 		return False
-	case g == True:
-		return m.Exists(f, s)
 	}
 	vs := &m.sets[s]
 	gl := vs.renamed(m.level(g))
@@ -560,44 +565,6 @@ func (m *Manager) RenameAndExists(f, g Node, s Set) Node {
 		r = m.mk(l, lo, m.RenameAndExists(f1, g1, s))
 	}
 	m.store(i, opRenameAndExists, f, g, Node(s), r)
-	return r
-}
-
-// AndExistsRename is (exists s: f and g) renamed by s's renaming,
-// without building the product before the renaming: a forward image
-// is a relational product whose next values become the latches.
-func (m *Manager) AndExistsRename(f, g Node, s Set) Node {
-	switch {
-	case f == False || g == False:
-		return False
-	case f == True && g == True:
-		return True
-	}
-	vs := &m.sets[s]
-	if f > g {
-		f, g = g, f
-	}
-	l := min(m.level(f), m.level(g))
-	if l > vs.last && int(l) >= len(vs.ren) {
-		return m.And(f, g)
-	}
-	r, ok, i := m.lookup(opAndExistsRename, f, g, Node(s))
-	if ok {
-		return r
-	}
-	f0, f1 := m.cofactors(f, l)
-	g0, g1 := m.cofactors(g, l)
-	lo := m.AndExistsRename(f0, g0, s)
-	if m.quantified(vs, l) {
-		if lo == True {
-			r = True
-		} else {
-			r = m.Or(lo, m.AndExistsRename(f1, g1, s))
-		}
-	} else {
-		r = m.mk(vs.renamed(l), lo, m.AndExistsRename(f1, g1, s))
-	}
-	m.store(i, opAndExistsRename, f, g, Node(s), r)
 	return r
 }
 

@@ -215,8 +215,14 @@ func TestRenamedProducts(t *testing.T) {
 		if got, want := m.RenameAndExists(rel, f, pre), m.AndExists(rel, m.Compose(f, toNext), m.NewSet(primes)); got != want {
 			t.Errorf("seed %d: rename and exists %x, want %x", seed, m.table(got), m.table(want))
 		}
-		if got, want := m.AndExistsRename(rel, f, post), m.Compose(m.AndExists(rel, f, m.NewSet(changed)), toLatch); got != want {
+		if got, want := m.RenameAndExists(rel, True, pre), m.Exists(rel, m.NewSet(primes)); got != want {
+			t.Errorf("seed %d: rename and exists with true %x, want %x", seed, m.table(got), m.table(want))
+		}
+		if got, want := m.AndExists(rel, f, post), m.Compose(m.AndExists(rel, f, m.NewSet(changed)), toLatch); got != want {
 			t.Errorf("seed %d: and exists and rename %x, want %x", seed, m.table(got), m.table(want))
+		}
+		if got, want := m.Exists(rel, post), m.Compose(m.Exists(rel, m.NewSet(changed)), toLatch); got != want {
+			t.Errorf("seed %d: exists and rename %x, want %x", seed, m.table(got), m.table(want))
 		}
 	}
 	m := New()

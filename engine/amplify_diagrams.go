@@ -507,7 +507,7 @@ func (d *diagrams) forward(from bdd.Node) (bdd.Node, error) {
 				}
 				// The successors by this thread's step of the states new
 				// in its last image (all of r at first).
-				f = m.Diff(m.AndExistsRename(part.rel, f, part.post), r)
+				f = m.Diff(m.AndExists(part.rel, f, part.post), r)
 				if f == bdd.False {
 					break
 				}
