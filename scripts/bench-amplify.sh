@@ -122,6 +122,7 @@ row "Bluetooth, 1 adder, 1 stopper (blue2)" examples/bluetooth_fixed.bpl adder=1
 row "Dekker (dekkers)" examples/dekker.bpl - 3 "3.74 s"
 row "lock/unlock, 2 threads (lock_unlock_K)" "$dir/lock_unlock2.bpl" - 4 "0.6 s"
 row "lock/unlock, 3 threads (lock_unlock_3)" "$dir/lock_unlock3.bpl" - 3 "44.02 s"
+row "Peterson (petersons)" examples/peterson_once.bpl - 3 "0.3 s"
 row "Peterson in a loop (petersons_loop)" examples/peterson.bpl - 3 "6.05 s"
 row "Fig. 5 (kind_fig5)" examples/kind_fig5.bpl - - -
 row "Example 4.1 (kind_envelope)" examples/kind_envelope.bpl - - -
