@@ -142,8 +142,8 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 	sys := rm.System()
 	task := engine.RoundTask{Target: sys.Bad[encode.PropViolation].Lit, First: rm.First, Envelope: rm.Envelope, Sched: rm.Sched, Progress: a.progress}
 	var answer *result.Result
-	var cti []bool // the last counterexample to induction, at K = at
-	at := 1
+	var cti []bool                       // the last counterexample to induction, at K = at
+	at, stage := 1, "the inductive case" // what a stop cuts short
 	err = engine.AmplifyRounds(ctx, sys, task, false, func(k int, state []bool) (bool, error) {
 		at = k
 		if state != nil {
@@ -168,10 +168,12 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 		if a.progress != nil {
 			fmt.Fprintf(a.progress, "amplify: K=%d: inductive case: %s (by decision diagrams), base case holds (%s, %s)\n", k, amplifyWords(solver.Unsat), base.Engine, base.Stats)
 		}
+		stage = "the re-check of the base case"
 		baseHow, err := recheckBase(ctx, a.p, a.o, reached, k, a.depth)
 		if err != nil {
 			return false, err
 		}
+		stage = "the re-check of the inductive case"
 		inductiveHow, err := inductive()
 		if err != nil {
 			return false, err
@@ -181,7 +183,7 @@ func (a *amplifier) byRounds() (*result.Result, error) {
 	})
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return amplifyStopped(ctx, a.res, nil, err, at, "the inductive case")
+		return amplifyStopped(ctx, a.res, nil, err, at, stage)
 	case err != nil:
 		return nil, err
 	case answer != nil:

@@ -188,6 +188,8 @@ func withDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, care ts.L
 // latches to their next values keeps the order.
 func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, care ts.Lit, latches []ts.LatchInfo, relation bool, f func(*diagrams) error) error {
 	d := &diagrams{ctx: ctx, sys: sys, m: bdd.New(), level: map[int]int{}, memo: map[int]bdd.Node{0: bdd.False}}
+	// A single image can take seconds: the manager asks as it goes.
+	d.m.Stop = func() bool { return ctx.Err() != nil }
 	inputs := sys.Inputs()
 	var ins []int
 	for j, in := range inputs {
