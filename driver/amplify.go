@@ -268,8 +268,9 @@ func (a *amplifier) bySolver() (*result.Result, error) {
 			return nil, err
 		}
 		sys := m.System()
-		task := engine.AmplifyTask{Target: sys.Bad[encode.PropViolation].Lit, First: m.First, Short: m.Short, Envelope: m.Envelope, Sched: m.Sched,
-			Steps: amplifySteps, MaxK: DefaultMaxK, Progress: a.progress, Known: known.in(sys), NewSolver: solverMaker(ctx, satSolver(o.Solver))}
+		task := baseTask(m)
+		task.Steps, task.MaxK, task.Progress = amplifySteps, DefaultMaxK, a.progress
+		task.Known, task.NewSolver = known.in(sys), solverMaker(ctx, satSolver(o.Solver))
 		out := engine.AmplifyInduction(ctx, sys, task)
 		if a.progress != nil {
 			fmt.Fprintf(a.progress, "amplify: K=%d: base case holds (%s, %s), inductive case: %s (%s, %s)\n", k, base.Engine, base.Stats, amplifyWords(out.Status),
@@ -384,9 +385,7 @@ func recheckInductive(ctx context.Context, p *ir.Program, o Options, k, depth in
 	if err != nil {
 		return "", err
 	}
-	sys := again.System()
-	t := engine.AmplifyTask{Target: sys.Bad[encode.PropViolation].Lit, First: again.First, Short: again.Short, Envelope: again.Envelope, Sched: again.Sched}
-	if out := engine.AmplifyDiagrams(ctx, sys, t, false); out.Status != solver.Unsat {
+	if out := engine.AmplifyDiagrams(ctx, again.System(), baseTask(again), false); out.Status != solver.Unsat {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
@@ -404,9 +403,8 @@ func recheckInductiveBySolver(ctx context.Context, p *ir.Program, o Options, m *
 	if err != nil {
 		return "", err
 	}
-	t := task
-	sys := again.System()
-	t.Target, t.First, t.Short, t.Envelope, t.Sched = sys.Bad[encode.PropViolation].Lit, again.First, again.Short, again.Envelope, again.Sched
+	t, fresh := task, baseTask(again)
+	t.Target, t.First, t.Short, t.Envelope, t.Sched = fresh.Target, fresh.First, fresh.Short, fresh.Envelope, fresh.Sched
 	name := "gini"
 	if smt.Available {
 		name = "z3"
@@ -416,13 +414,19 @@ func recheckInductiveBySolver(ctx context.Context, p *ir.Program, o Options, m *
 		return "", err
 	}
 	defer s.Close()
-	if err := engine.CheckAmplified(ctx, m.System(), sys, s, t, out); err != nil {
+	if err := engine.CheckAmplified(ctx, m.System(), again.System(), s, t, out); err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check with %s: %v", k, name, err)
 	}
 	return "the inductive case by " + name, nil
+}
+
+// baseTask is the inductive case on m: its violation, its latches First
+// and Short, its envelope and the inputs that choose a step's thread.
+func baseTask(m *encode.Base) engine.AmplifyTask {
+	return engine.AmplifyTask{Target: m.System().Bad[encode.PropViolation].Lit, First: m.First, Short: m.Short, Envelope: m.Envelope, Sched: m.Sched}
 }
 
 // beside starts f on a core borrowed from the run, when one is free,

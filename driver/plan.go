@@ -35,10 +35,6 @@ type Plan struct {
 	// recursive program, a summary engine in the plan): an answer cut by
 	// the call depth does not end the race.
 	anyDepth bool
-	// oneMethod says every candidate is the same proof method, which
-	// reaches the same bound on its own (amplification's --max-rounds):
-	// a candidate's answer at that bound ends the race too.
-	oneMethod bool
 }
 
 // Candidate is one engine, encoding and method that answers the question
@@ -585,7 +581,6 @@ func (pl *Plan) amplify(p *ir.Program, o Options, pin pins, sequential, bounded 
 	if o.Solver == "bdd" {
 		cores = 2
 	}
-	pl.oneMethod = true
 	pl.add("k-induction with amplification+"+o.Solver, cores, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
 		return proveAmplify(ctx, p, o, progress)
 	})

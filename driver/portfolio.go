@@ -226,8 +226,7 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			switch {
 			case a.err != nil && !errors.As(a.err, &ue):
 				won = &a // an internal error: a bug, reported at once
-			case a.err == nil && a.res.Settled() && !(pl.anyDepth && cutByDepth(a.res)),
-				a.err == nil && pl.oneMethod && atProofBound(a.res):
+			case a.err == nil && a.res.Settled() && !(pl.anyDepth && cutByDepth(a.res)):
 				won = &a
 			}
 			if won != nil {
@@ -339,12 +338,4 @@ func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Resul
 // cutByDepth reports whether r is an answer the call depth cut short.
 func cutByDepth(r *result.Result) bool {
 	return r.Verdict == result.Unknown && (r.Has(result.LimitDepth) || r.Has(result.LimitRecursion))
-}
-
-// atProofBound reports an unknown answer whose one limit is the proof
-// method's own bound.
-func atProofBound(r *result.Result) bool {
-	return r.Verdict == result.Unknown && len(r.Limits) > 0 && !slices.ContainsFunc(r.Limits, func(l result.Limit) bool {
-		return l.Kind != result.LimitProofBound
-	})
 }
