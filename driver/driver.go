@@ -19,7 +19,7 @@ import (
 
 // Engines, solvers and sequentializations by name.
 var (
-	Engines = []string{"auto", "bmc", "explicit", "summaries"}
+	Engines = []string{"auto", "bmc", "explicit", "summaries", "coverability"}
 	Solvers = []string{"gini", "z3", "bdd"}
 	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts", "product"}
 )
@@ -90,6 +90,9 @@ type Bounds struct {
 	Rounds     int // round-robin rounds; 0: not bounded by rounds
 	Depth      int // frames per thread
 	MaxThreads int // threads in existence at once, counting terminated ones
+	// AnyThreads asks about every number of threads (--max-threads '*');
+	// a program that starts unboundedly many is asked so by default.
+	AnyThreads bool
 	MaxStates  int // the explicit engine stops with unknown after this many distinct states
 	// NoReduction makes the explicit engine explore a context switch
 	// before every step (explicit.Options).

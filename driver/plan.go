@@ -35,6 +35,10 @@ type Plan struct {
 	// recursive program, a summary engine in the plan): an answer cut by
 	// the call depth does not end the race.
 	anyDepth bool
+	// anyThreads says a candidate answers for every number of threads
+	// (coverability): an answer cut by the thread bound does not end
+	// the race.
+	anyThreads bool
 }
 
 // Candidate is one engine, encoding and method that answers the question
@@ -220,6 +224,11 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	pl.Question = "a violation within " + b.words()
 	if b.GetafixSwitches {
 		return pl.getafix(p, o, pin, bounded)
+	}
+	if parameterized(p, o, pin) || pin.engine == "coverability" {
+		if err := pl.parameterizedSafety(p, o, pin); err != nil || len(pl.Candidates) > 0 {
+			return err
+		}
 	}
 	explicitCandidate := func() {
 		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {

@@ -226,7 +226,7 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			switch {
 			case a.err != nil && !errors.As(a.err, &ue):
 				won = &a // an internal error: a bug, reported at once
-			case a.err == nil && a.res.Settled() && !(pl.anyDepth && cutByDepth(a.res)):
+			case a.err == nil && pl.settled(a.res):
 				won = &a
 			}
 			if won != nil {
@@ -308,7 +308,9 @@ func (pl *Plan) report(res *result.Result, winner int) *result.Result {
 func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Result, error) {
 	// A depth-bound answer the race went on after says more than a
 	// timeout or a violation deeper than the depth the user stated.
-	first := slices.IndexFunc(results, func(r *result.Result) bool { return r != nil && r.Settled() })
+	first := slices.IndexFunc(results, func(r *result.Result) bool {
+		return r != nil && r.Settled() && !(pl.anyThreads && cutByThreads(r))
+	})
 	if first < 0 {
 		first = slices.IndexFunc(results, func(r *result.Result) bool { return r != nil })
 	}
@@ -336,6 +338,16 @@ func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Resul
 }
 
 // cutByDepth reports whether r is an answer the call depth cut short.
+// settled says whether r ends the race: it is settled, and not cut by
+// a bound another candidate of the plan does not have.
+func (pl *Plan) settled(r *result.Result) bool {
+	return r.Settled() && !(pl.anyDepth && cutByDepth(r)) && !(pl.anyThreads && cutByThreads(r))
+}
+
+func cutByThreads(r *result.Result) bool {
+	return r.Verdict == result.Unknown && r.Has(result.LimitThreads)
+}
+
 func cutByDepth(r *result.Result) bool {
 	return r.Verdict == result.Unknown && (r.Has(result.LimitDepth) || r.Has(result.LimitRecursion))
 }

@@ -15,6 +15,35 @@ import (
 )
 
 // byteSize is a flag holding a number of bytes, written 512M, 4G or 0.
+// threadBound is --max-threads: a number, or * for every number of
+// threads (the parameterized question).
+type threadBound struct {
+	n   int
+	any bool
+}
+
+func (t *threadBound) String() string {
+	if t.any {
+		return "*"
+	}
+	return strconv.Itoa(t.n)
+}
+
+func (t *threadBound) Set(s string) error {
+	if s == "*" {
+		t.any = true
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a number of threads or '*' (every number), got %q", s)
+	}
+	t.n, t.any = n, false
+	return nil
+}
+
+func (t *threadBound) Type() string { return "N|*" }
+
 type byteSize int64
 
 func (b *byteSize) String() string { return driver.FormatBytes(int64(*b)) }
@@ -108,8 +137,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 		return usageErr("%s: --switches must be at least 0, got %d", cmd, f.switches)
 	case f.depth < 1:
 		return usageErr("%s: --depth must be at least 1, got %d", cmd, f.depth)
-	case f.maxThreads < 1 || f.maxThreads > 1000:
-		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", cmd, f.maxThreads)
+	case !f.maxThreads.any && (f.maxThreads.n < 1 || f.maxThreads.n > 1000):
+		return usageErr("%s: --max-threads must be between 1 and 1000, or '*', got %d", cmd, f.maxThreads.n)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", cmd, f.maxStates)
 	case f.switchAt == "getafix" && fl.Changed("no-reduction"):

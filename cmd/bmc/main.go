@@ -274,7 +274,7 @@ type checkFlags struct {
 	rounds      int
 	switches    int
 	depth       int
-	maxThreads  int
+	maxThreads  threadBound
 	maxStates   int
 	json        bool
 	limits      limitFlags
@@ -336,7 +336,8 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
-	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
+	f.maxThreads = threadBound{n: 4}
+	fl.Var(&f.maxThreads, "max-threads", "threads created by spawning or for name=* counts: at most `N` (default 4), or '*' for every number (coverability; the default for programs that start unboundedly many threads)")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up (exit 3) after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
@@ -377,7 +378,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
 			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"), DepthStated: fl.Changed("depth"), SolverStated: fl.Changed("solver"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
-				MaxThreads: f.maxThreads, MaxStates: f.maxStates, NoReduction: f.noReduction,
+				MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates, NoReduction: f.noReduction,
 				GetafixSwitches: f.switchAt == "getafix"},
 			Cores: f.cores, Command: withoutTraceFlags(command)}
 		if !f.quiet {

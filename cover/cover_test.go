@@ -1,0 +1,133 @@
+package cover
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"bmc/ir"
+	"bmc/result"
+)
+
+func load(t *testing.T, src, threads string) *ir.Program {
+	t.Helper()
+	var opts ir.Options
+	if threads != "" {
+		tc, err := ir.ParseThreads(threads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Threads = tc
+	}
+	p, _, err := ir.Load(context.Background(), "t.bpl", []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// counter is a thread that counts itself into two bits, saturating at
+// three; the checker asserts that fewer than n threads have counted.
+const counter = `
+decl c0, c1;
+void init() begin c0, c1 := F, F; end
+thread void worker() begin
+  atomic_begin;
+  c0, c1 := !c0 | c1 & c0, c1 | c0;
+  atomic_end;
+end
+thread void checker() begin
+  assert(%s);
+end
+`
+
+func TestCheck(t *testing.T) {
+	cases := []struct {
+		name, src, threads string
+		want               result.Verdict
+		threadCount        int // for Unsafe: threads in the witness
+	}{
+		{"two needed", strings.Replace(counter, "%s", "!c1", 1), "worker=*,checker=1", result.Unsafe, 3},
+		{"three needed", strings.Replace(counter, "%s", "!(c0 & c1)", 1), "worker=*,checker=1", result.Unsafe, 4},
+		{"never four", strings.Replace(counter, "%s", "T", 1), "worker=*,checker=1", result.Safe, 0},
+		{"bounded workers", strings.Replace(counter, "%s", "!(c0 & c1)", 1), "worker=2,checker=1", result.Safe, 0},
+		{"fork in a loop", `
+decl n0, n1;
+void main() begin
+  n0, n1 := F, F;
+  l: start_thread goto w;
+  goto l;
+  w: atomic_begin; n0, n1 := !n0, n1 | n0; atomic_end;
+  assert(!n1);
+  end_thread;
+end`, "", result.Unsafe, 3},
+		{"lock excludes", `
+decl in;
+lock m;
+void init() begin in := F; end
+thread void w() begin
+  acquire(m); assert(!in); in := T; in := F; release(m);
+end`, "w=*", result.Safe, 0},
+		{"release not held", `
+lock m;
+thread void w() begin
+  if (*) then acquire(m); fi
+  release(m);
+end`, "w=*", result.Unsafe, 1},
+		{"error label in a callee", `
+decl g;
+void init() begin g := F; end
+void f() begin if (g) then ERROR: skip; fi end
+thread void w() begin g := T; end
+thread void v() begin f(); end`, "w=*,v=1", result.Unsafe, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := Check(context.Background(), load(t, c.src, c.threads), DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != c.want {
+				t.Fatalf("verdict %v, want %v (%+v)", out.Verdict, c.want, out)
+			}
+			if c.want != result.Unsafe {
+				return
+			}
+			if out.Threads != c.threadCount || len(out.Roles) != out.Threads || len(out.Steps) == 0 || out.Failure == "" {
+				t.Errorf("witness: %d threads (want %d), roles %q, %d steps, failure %q", out.Threads, c.threadCount, out.Roles, len(out.Steps), out.Failure)
+			}
+		})
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"broadcast", `
+void main() begin
+  decl l;
+  start_thread goto w;
+  l, l$ := T, F;
+  w: assert(l);
+end`, "broadcast"},
+		{"recursion", `
+thread void w() begin f(); end
+void f() begin if (*) then f(); fi end`, "recursive"},
+	}
+	for _, c := range cases {
+		_, err := Check(context.Background(), load(t, c.src, ""), DefaultOptions())
+		var un *Unsupported
+		if !errors.As(err, &un) || !strings.Contains(un.Reason, c.want) || un.Pos.Line == 0 {
+			t.Errorf("%s: got %v, want an Unsupported error saying %q with a position", c.name, err, c.want)
+		}
+	}
+}
+
+func TestStopped(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := Check(ctx, load(t, strings.Replace(counter, "%s", "T", 1), "worker=*,checker=1"), DefaultOptions())
+	if err != nil || out.Verdict != result.Unknown || out.Stopped == "" {
+		t.Errorf("a cancelled check: %+v, %v; want unknown, saying why", out, err)
+	}
+}

@@ -1,0 +1,149 @@
+package cover
+
+import (
+	"fmt"
+	"slices"
+
+	"bmc/ir"
+	"bmc/result"
+)
+
+// thread is one thread of a witness as it runs.
+type thread struct {
+	state int32 // thread state; dead once it has ended
+	role  string
+}
+
+// witness turns a covered element (id) into a schedule: the start
+// configuration the matching chose, then the element chain's
+// transitions, each taken by a thread that stands in its source state,
+// ending with the failing one. Without an element (id < 0) the failure
+// is init's.
+func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
+	out.Verdict = result.Unsafe
+	f := b.forward
+	prog := *f.prog
+	out.Program = &prog
+	var initPath []int32
+	var threads []thread
+	if id < 0 {
+		initPath = f.initFail
+		prog.Threads = nil
+	} else {
+		e := b.elems[id]
+		st := b.startFor(e.g)
+		initPath = st.init
+		threads = f.startThreads(&prog, st, e.m, assign)
+	}
+	depth := 1
+	record := func(m micro, thread int) {
+		step := result.ReplayStep{Thread: thread, Edge: m.edge, Globals: values(f.shareds[m.g].globals)}
+		if m.l != dead {
+			step.Locals = values(f.locals[m.l].top().locals)
+			depth = max(depth, len(f.locals[m.l].frames))
+		}
+		out.Steps = append(out.Steps, step)
+	}
+	for _, ti := range initPath {
+		record(f.initTrans[ti], 0)
+	}
+	out.Failure = f.initFailText
+	for ; id >= 0; id = b.elems[id].next {
+		t := b.trans[b.elems[id].via]
+		mover := slices.IndexFunc(threads, func(th thread) bool { return th.state == t.l })
+		if mover < 0 {
+			panic("cover: no thread stands where a move of the witness starts")
+		}
+		for _, m := range t.path {
+			record(m, mover)
+			if m.spawn >= 0 {
+				how := "started"
+				if m.edge.Kind == ir.Fork {
+					how = "forked"
+				}
+				threads = append(threads, thread{state: m.spawn, role: fmt.Sprintf("%s by thread %d at line %d", how, mover, m.edge.Pos.Line)})
+			}
+		}
+		threads[mover].state = t.l2
+		if t.fails {
+			out.Failure = t.failText
+		}
+	}
+	for _, th := range threads {
+		out.Roles = append(out.Roles, th.role)
+	}
+	out.Threads, out.Depth = len(threads), depth
+	return out
+}
+
+func (f *forward) startFor(g int32) *start {
+	for i := range f.starts {
+		if f.starts[i].g == g && !f.starts[i].dead {
+			return &f.starts[i]
+		}
+	}
+	panic("cover: no start for a covered element")
+}
+
+// startThreads sets prog's thread counts to the instances the witness
+// needs and returns its threads in the interpreter's order: each fixed
+// instance in the state matched to it (any it may start in when none
+// is), and one thread of an open group per element matched to it.
+func (f *forward) startThreads(prog *ir.Program, st *start, m []int32, assign []int) []thread {
+	state := map[int]int32{}    // fixed instance -> its thread state
+	copies := map[int][]int32{} // open instance -> its threads' states
+	for i, in := range assign {
+		if f.instances[in].open {
+			copies[in] = append(copies[in], m[i])
+		} else {
+			state[in] = m[i]
+		}
+	}
+	perProc := map[*ir.Proc]int{}
+	for _, t := range f.prog.Threads {
+		if !t.Unbounded {
+			perProc[t.Proc] += t.Count
+		}
+	}
+	prog.Threads = nil
+	var threads []thread
+	fixedK, seen := 0, map[*ir.Proc]int{}
+	for i, in := range f.instances {
+		spec := f.prog.Threads[in.spec]
+		if in.open {
+			if n := len(copies[i]); n > 0 {
+				prog.Threads = append(prog.Threads, ir.ThreadSpec{Proc: spec.Proc, Count: n})
+			}
+			for k, l := range copies[i] {
+				threads = append(threads, thread{state: l, role: fmt.Sprintf("%s, instance %d of any number", spec.Proc.Name, k+1)})
+			}
+			continue
+		}
+		l, ok := state[i]
+		if !ok {
+			l = st.fixed[fixedK][0]
+		}
+		fixedK++
+		if n := len(prog.Threads); n == 0 || prog.Threads[n-1].Proc != spec.Proc || i == 0 || f.instances[i-1].spec != in.spec {
+			prog.Threads = append(prog.Threads, ir.ThreadSpec{Proc: spec.Proc})
+		}
+		prog.Threads[len(prog.Threads)-1].Count++
+		seen[spec.Proc]++
+		role := spec.Proc.Name
+		if perProc[spec.Proc] > 1 {
+			role = fmt.Sprintf("%s#%d", role, seen[spec.Proc])
+		}
+		threads = append(threads, thread{state: l, role: role})
+	}
+	return threads
+}
+
+func values(bits []bool) []ir.Value {
+	out := make([]ir.Value, len(bits))
+	for i, b := range bits {
+		if b {
+			out[i] = ir.True
+		}
+	}
+	return out
+}
