@@ -131,3 +131,79 @@ func TestStopped(t *testing.T) {
 		t.Errorf("a cancelled check: %+v, %v; want unknown, saying why", out, err)
 	}
 }
+
+// twoRounds fails only when a runs again after b: in round 2.
+const twoRounds = `
+decl x, y;
+void init() begin x, y := F, F; end
+thread void a() begin x := T; assert(!y); end
+thread void b() begin assume(x); y := T; end
+`
+
+// exclusive is mutual exclusion under a lock for any number of drivers:
+// in one round the kernel, first, never finds a driver past its loop.
+const exclusive = `
+decl busy;
+lock m;
+void init() begin busy := F; end
+thread void kernel() begin acquire(m); assert(!busy); release(m); end
+thread void driver() begin
+  while (*) do acquire(m); assert(!busy); busy := T; busy := F; release(m); od
+end
+`
+
+func TestCheckRounds(t *testing.T) {
+	cases := []struct {
+		name, src, threads string
+		k                  int
+		want               result.Verdict
+		threadCount        int
+	}{
+		{"three needed", strings.Replace(counter, "%s", "!(c0 & c1)", 1), "worker=*,checker=1", 1, result.Unsafe, 4},
+		{"never four", strings.Replace(counter, "%s", "T", 1), "worker=*,checker=1", 2, result.Safe, 0},
+		{"bounded workers", strings.Replace(counter, "%s", "!(c0 & c1)", 1), "worker=2,checker=1", 2, result.Safe, 0},
+		{"one round is not enough", twoRounds, "a=1,b=*", 1, result.Safe, 0},
+		{"two rounds are", twoRounds, "a=1,b=*", 2, result.Unsafe, 2},
+		{"exclusive", exclusive, "kernel=1,driver=*", 3, result.Safe, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := CheckRounds(context.Background(), load(t, c.src, c.threads), c.k, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != c.want {
+				t.Fatalf("verdict %v, want %v", out.Verdict, c.want)
+			}
+			if c.want == result.Unsafe && (out.Threads != c.threadCount || len(out.Steps) == 0 || out.Rounds > c.k) {
+				t.Errorf("witness: %d threads (want %d), %d steps, %d rounds", out.Threads, c.threadCount, len(out.Steps), out.Rounds)
+			}
+		})
+	}
+	_, err := CheckRounds(context.Background(), load(t, "void w() begin skip; end void main() begin while (*) do start_thread w(); od end", ""), 1, DefaultOptions())
+	var un *Unsupported
+	if !errors.As(err, &un) || !strings.Contains(un.Reason, "starts a thread") {
+		t.Errorf("a program that starts threads: %v, want an Unsupported error", err)
+	}
+}
+
+// TestAdequacy checks that the game is lost where k rounds do not reach
+// every configuration (a violation needs round 2; the kernel meets a
+// driver after its loop only from round 2) and won where they do.
+func TestAdequacy(t *testing.T) {
+	cases := []struct {
+		name, src, threads string
+		k                  int
+		want               result.Verdict
+	}{
+		{"a violation needs round 2", twoRounds, "a=1,b=*", 1, result.Unsafe},
+		{"exclusive, one round", exclusive, "kernel=1,driver=*", 1, result.Unsafe},
+		{"exclusive, two rounds", exclusive, "kernel=1,driver=*", 2, result.Safe},
+	}
+	for _, c := range cases {
+		got, why, err := Adequate(context.Background(), load(t, c.src, c.threads), c.k, DefaultOptions())
+		if err != nil || got != c.want || (got == result.Unsafe) != (why != "") {
+			t.Errorf("%s at k=%d: %v (%q, %v), want %v", c.name, c.k, got, why, err, c.want)
+		}
+	}
+}

@@ -1,5 +1,10 @@
-// Package cover decides safety for every number of threads and every
-// interleaving by coverability: a program whose threads do not recurse
+// Package cover decides safety for every number of threads: for every
+// interleaving by coverability (Check), within k round-robin rounds by
+// linear interfaces (CheckRounds), and for every schedule by linear
+// interfaces whose k rounds an adequacy game shows to suffice
+// (Adequate), all three on one thread-transition system.
+//
+// Coverability: a program whose threads do not recurse
 // is a well-structured transition system over configurations (shared
 // state, multiset of thread states), ordered by multiset inclusion, and
 // the configurations that can fail form an upward-closed set. Backward
@@ -21,6 +26,17 @@
 // with that count before it is shown. Broadcast assignments (Boom's
 // `x$`) and recursive threads are refused: the first is not a thread
 // step of this system, the second makes the thread states infinite.
+//
+// Linear interfaces (La Torre, Madhusudan and Parlato, "Model-checking
+// parameterized concurrent programs using linear interfaces", sections
+// 3-5) summarize a block of threads by the k shared states it takes in
+// and the k it gives out over k rounds; the threads compose in their
+// order, a group `f=*` as a least fixpoint, and a violation is a
+// wrapped initial composition that fails (rounds.go). The adequacy
+// check is the paper's game between a (k+1)-round and a k-round
+// execution built thread by thread, solved as an attractor over the
+// positions reachable from its starts (adequacy.go). Both take only
+// threads a run starts with, not threads started on the way.
 //
 // It imports ir and result only.
 package cover

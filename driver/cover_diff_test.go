@@ -6,61 +6,138 @@ import (
 	"testing"
 	"time"
 
+	"bmc/cover"
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
 	"bmc/result"
 )
 
-// TestCoverabilityDifferential runs random programs with any number of
-// t0 threads beside one t1 through coverability and through the explicit
-// engine with 1 to 3 instances of t0 (every interleaving): a proof for
-// every count must hold for each count, a violation found must replay
-// with its thread count (checkCoverability replays it), and most
-// programs must be decided.
-func TestCoverabilityDifferential(t *testing.T) {
-	seeds := 24
+// TestParameterizedDifferential runs random programs with any number of
+// t0 threads beside one t1 through coverability (every interleaving), the
+// linear interfaces at 1 and 2 rounds, and the explicit engine with 1 to 3 instances of t0 under the same questions:
+// a proof for every count must hold for each count; a violation within k
+// rounds the explicit engine finds must be found within k rounds; a
+// violation found must replay with its thread count (checkCoverability
+// and checkRounds replay it); and most programs must be decided.
+func TestParameterizedDifferential(t *testing.T) {
+	t.Parallel()
+	seeds := 16
 	if testing.Short() {
-		seeds = 12
+		seeds = 8
 	}
 	cfg := progen.DefaultConfig()
 	cfg.WithHelper = false
 	cfg.ShortLoops = true
 	cfg.Stmts, cfg.Globals = 4, 2
-	tally, missed := map[string]int{}, 0
+	tally := map[string]int{}
+	o := Options{Bounds: Bounds{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 2_000_000}}
+	within := func(d time.Duration, f func(ctx context.Context)) {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		defer cancel()
+		f(ctx)
+	}
+	explicitRun := func(p *ir.Program, rounds int) *result.Result {
+		opts := explicit.DefaultOptions()
+		opts.MaxStates, opts.Rounds = 20_000, rounds
+		c, err := explicit.New(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res *result.Result
+		within(time.Second, func(ctx context.Context) { res = c.Run(ctx) })
+		return res
+	}
 	for seed := int64(1); seed <= int64(seeds); seed++ {
 		cfg.CounterBits = int(seed % 2)
 		src := progen.Generate(seed, cfg)
 		name := fmt.Sprintf("seed%d.bpl", seed)
 		any := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Unbounded: true}, {Name: "t1", Count: 1}}})
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		res, err := checkCoverability(ctx, any, Options{Bounds: Bounds{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 2_000_000}})
-		cancel()
+		var cov *result.Result
+		var err error
+		within(2*time.Second, func(ctx context.Context) { cov, err = checkCoverability(ctx, any, o) })
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, src)
 		}
-		tally[res.Verdict.String()]++
+		tally["coverability "+cov.Verdict.String()]++
+		var li [3]*result.Result
+		for k := 1; k <= 2; k++ {
+			within(2*time.Second, func(ctx context.Context) { li[k], err = checkRounds(ctx, any, o, k) })
+			if err != nil {
+				t.Fatalf("%s: %d rounds: %v\n%s", name, k, err, src)
+			}
+			tally[fmt.Sprintf("%d rounds %v", k, li[k].Verdict)]++
+		}
 		for n := 1; n <= 3; n++ {
 			fixed := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Count: n}, {Name: "t1", Count: 1}}})
-			opts := explicit.DefaultOptions()
-			opts.MaxStates = 50_000
-			c, err := explicit.New(fixed, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			ex := c.Run(ctx)
-			cancel()
-			switch {
-			case ex.Verdict == result.Unsafe && res.Verdict == result.Safe:
+			if ex := explicitRun(fixed, 0); ex.Verdict == result.Unsafe && cov.Verdict == result.Safe {
 				t.Errorf("%s: coverability proves every count safe, the explicit engine finds a violation with %d t0 threads\n%s", name, n, src)
-			case ex.Verdict == result.Unsafe && res.Verdict == result.Unknown:
-				missed++ // the backward search can grow past its time where a forward one is quick
+			}
+			for k := 1; k <= 2; k++ {
+				ex := explicitRun(fixed, k)
+				switch {
+				case ex.Verdict == result.Unsafe && li[k].Verdict != result.Unsafe:
+					t.Errorf("%s: the explicit engine finds a violation within %d rounds with %d t0 threads, linear interfaces say %v\n%s", name, k, n, li[k].Verdict, src)
+				case li[k].Verdict == result.Unsafe && cov.Verdict == result.Safe:
+					t.Errorf("%s: a violation within %d rounds, and a coverability proof\n%s", name, k, src)
+				}
 			}
 		}
 	}
-	t.Logf("%d programs: %v; %d violations of the explicit engine left open by coverability's time", seeds, tally, missed)
-	if tally["safe"] == 0 || tally["unsafe"] == 0 || tally["unknown"] > seeds/4 {
-		t.Errorf("coverability should decide most programs, both ways: %v", tally)
+	t.Logf("%d programs: %v", seeds, tally)
+	if tally["coverability safe"] == 0 || tally["coverability unsafe"] == 0 || tally["coverability unknown"] > seeds/4 || tally["2 rounds unknown"] > seeds/4 {
+		t.Errorf("coverability and the linear interfaces should decide most programs, both ways: %v", tally)
+	}
+}
+
+// TestAdequacyDifferential checks the adequacy check's proofs on small
+// random programs with any number of t0 beside one t1: where k rounds
+// are safe and adequate, the explicit engine finds no violation in any
+// interleaving with 1 to 3 t0 threads, coverability none for any count,
+// and the linear interfaces none within k+1 rounds.
+func TestAdequacyDifferential(t *testing.T) {
+	t.Parallel()
+	cfg := progen.Config{Threads: 2, Globals: 2, Locals: 1, Stmts: 3, Locks: 1}
+	o := Options{Bounds: Bounds{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 2_000_000}}
+	proofs := 0
+	const seeds = 24
+	for seed := int64(1); seed <= seeds; seed++ {
+		src := progen.Generate(seed, cfg)
+		name := fmt.Sprintf("seed%d.bpl", seed)
+		any := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Unbounded: true}, {Name: "t1", Count: 1}}})
+		for k, budget := range map[int]time.Duration{1: time.Second / 2, 2: time.Second / 3} {
+			ctx, cancel := context.WithTimeout(context.Background(), budget)
+			verdict, _, err := cover.Adequate(ctx, any, k, cover.DefaultOptions())
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if verdict != result.Safe {
+				continue
+			}
+			li, err := checkRounds(context.Background(), any, o, k)
+			if err != nil || li.Verdict != result.Safe {
+				continue // adequate, but not safe within k rounds: no proof
+			}
+			proofs++
+			next, err := checkRounds(context.Background(), any, o, k+1)
+			cov, err2 := checkCoverability(context.Background(), any, o)
+			if err != nil || err2 != nil || next.Verdict == result.Unsafe || cov.Verdict == result.Unsafe {
+				t.Errorf("%s: %d rounds safe and adequate, but %d rounds say %v and coverability %v (%v, %v)\n%s", name, k, k+1, next.Verdict, cov.Verdict, err, err2, src)
+			}
+			for n := 1; n <= 3; n++ {
+				fixed := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Count: n}, {Name: "t1", Count: 1}}})
+				opts := explicit.DefaultOptions()
+				opts.MaxStates = 50_000
+				c, _ := explicit.New(fixed, opts)
+				if ex := c.Run(context.Background()); ex.Verdict == result.Unsafe {
+					t.Errorf("%s: %d rounds safe and adequate, but the explicit engine finds a violation with %d t0 threads\n%s", name, k, n, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d programs: %d proofs by adequacy", seeds, proofs)
+	if proofs == 0 {
+		t.Error("no program was proved: the test checks nothing")
 	}
 }

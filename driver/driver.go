@@ -19,7 +19,7 @@ import (
 
 // Engines, solvers and sequentializations by name.
 var (
-	Engines = []string{"auto", "bmc", "explicit", "summaries", "coverability"}
+	Engines = []string{"auto", "bmc", "explicit", "summaries", "coverability", "interfaces"}
 	Solvers = []string{"gini", "z3", "bdd"}
 	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts", "product"}
 )

@@ -34,28 +34,58 @@ func parameterized(p *ir.Program, o Options, pin pins) bool {
 // beside it within --max-threads: a violation it finds is a violation
 // for some number of threads.
 func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
-	err := cover.Supported(p)
-	var un *cover.Unsupported
-	switch {
-	case errors.As(err, &un) && pin.engine == "coverability":
-		return &UsageError{fmt.Sprintf("%s: %s", un.Pos, un.Reason)}
-	case err != nil && o.Bounds.AnyThreads:
-		return &UsageError{fmt.Sprintf("--max-threads '*' needs coverability, which does not take this program: %v", err)}
-	case err != nil:
-		return nil // the bounded plan, within --max-threads
+	coverErr, roundsErr := cover.Supported(p), cover.RoundsSupported(p)
+	_, bounded := contextBound(o.Bounds)
+	refused := func(err error) error {
+		var un *cover.Unsupported
+		if errors.As(err, &un) {
+			return &UsageError{fmt.Sprintf("%s:%s: %s", p.File, un.Pos, un.Reason)}
+		}
+		return err
+	}
+	interfaces := func() {
+		if o.Bounds.Rounds > 0 {
+			pl.add("linear interfaces", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+				return checkRounds(ctx, p, o, o.Bounds.Rounds)
+			})
+			return
+		}
+		pl.add("linear interfaces with adequacy", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+			return proveByRounds(ctx, p, o)
+		})
 	}
 	pl.Question = "a violation within " + o.Bounds.words() + ", " + everyThreadCount
 	pl.anyThreads = true
+	switch {
+	case pin.engine == "coverability" && coverErr != nil:
+		return refused(coverErr)
+	case pin.engine == "interfaces" && roundsErr != nil:
+		return refused(roundsErr)
+	case pin.engine == "interfaces" && o.Bounds.Switches >= 0:
+		return &UsageError{"--engine interfaces counts rounds (-k K), not context switches"}
+	case pin.engine == "interfaces":
+		interfaces()
+		return nil
+	case coverErr != nil && o.Bounds.AnyThreads:
+		return &UsageError{fmt.Sprintf("--max-threads '*' needs coverability, which does not take this program: %v", coverErr)}
+	case coverErr != nil:
+		pl.anyThreads = false
+		return nil // the bounded plan, within --max-threads
+	}
 	pl.add("coverability", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 		return checkCoverability(ctx, p, o)
 	})
-	if pin.engine == "" {
-		bo := o
-		bo.Bounds.AnyThreads = false
-		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return checkExplicit(ctx, p, bo)
-		})
+	if pin.engine != "" {
+		return nil
 	}
+	if roundsErr == nil && (o.Bounds.Rounds > 0 || !bounded) {
+		interfaces()
+	}
+	bo := o
+	bo.Bounds.AnyThreads = false
+	pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+		return checkExplicit(ctx, p, bo)
+	})
 	return nil
 }
 
@@ -99,7 +129,7 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 		r := c.Run(ctx)
 		r.Engine = "coverability, then explicit"
 		if r.Verdict == result.Unsafe {
-			r.Bounds = fmt.Sprintf("%s, %s", r.Bounds, threadWords(out))
+			r.Bounds = fmt.Sprintf("%s, %s", r.Bounds, result.Plural(out.Threads, "thread"))
 			return r, nil
 		}
 		res.Verdict = result.Unknown
@@ -126,4 +156,82 @@ func threadWords(out *cover.Outcome) string {
 		roles[i] = fmt.Sprintf("%d: %s", i, r)
 	}
 	return fmt.Sprintf("%s (%s)", result.Plural(out.Threads, "thread"), strings.Join(roles, "; "))
+}
+
+// checkRounds decides the question within o.Bounds.Rounds rounds for
+// every number of threads by linear interfaces, and has a violation
+// replayed on the explicit interpreter within those rounds with the
+// threads it needs.
+func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.Result, error) {
+	out, err := cover.CheckRounds(ctx, p, k, cover.DefaultOptions())
+	if err != nil {
+		return nil, err
+	}
+	res := &result.Result{Engine: "linear interfaces", Verdict: out.Verdict, AnyDepth: true,
+		Bounds: fmt.Sprintf("%s, %s", result.Plural(k, "round-robin round"), everyThreadCount),
+		Stats:  fmt.Sprintf("%d linear interfaces", out.Elements)}
+	switch out.Verdict {
+	case result.Safe:
+		return res, nil
+	case result.Unknown:
+		if ctx.Err() != nil {
+			res.Limits = []result.Limit{result.Stopped(ctx, "linear interfaces")}
+		} else {
+			res.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(%s)", out.Stopped)}
+		}
+		return res, nil
+	}
+	eo := o.Bounds.explicitOptions()
+	eo.MaxThreads, eo.Depth = max(out.Threads, 1), max(eo.Depth, out.Depth)
+	eo.Rounds, eo.Switches = k, -1
+	tr, err := explicit.Replay(out.Program, eo, onProgram(out.Program, out.Steps))
+	if err != nil {
+		return nil, fmt.Errorf("the linear interfaces' violation does not replay: %w", err)
+	}
+	tr.Threads = out.Roles
+	res.Trace = tr
+	res.Bounds = fmt.Sprintf("%s, %s", result.Plural(k, "round-robin round"), threadWords(out))
+	return res, nil
+}
+
+// proveByRounds asks the question for every schedule and every number
+// of threads by linear interfaces: k = 1, 2, ... rounds until a
+// violation within k rounds, or none and the adequacy check shows that
+// k rounds reach every reachable configuration (a proof), or the time
+// ends.
+func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
+	last := &result.Result{Engine: "linear interfaces with adequacy", Verdict: result.Unknown,
+		Bounds: "every interleaving, " + everyThreadCount}
+	for k := 1; k <= MaxRounds; k++ {
+		res, err := checkRounds(ctx, p, o, k)
+		if err != nil || res.Verdict == result.Unsafe {
+			return res, err
+		}
+		if res.Verdict == result.Unknown {
+			break
+		}
+		last.K = k
+		verdict, why, err := cover.Adequate(ctx, p, k, cover.DefaultOptions())
+		if err != nil {
+			return nil, err
+		}
+		if verdict == result.Safe {
+			res.Engine, res.Method, res.K = last.Engine, "linear interfaces", k
+			res.Bounds = last.Bounds
+			res.Proof = fmt.Sprintf("no violation within %s, and the adequacy check shows that %s reach every reachable configuration",
+				result.Plural(k, "round"), result.Plural(k, "round"))
+			return res, nil
+		}
+		if verdict == result.Unknown {
+			last.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(the adequacy check at %d rounds: %s)", k, why)}
+			return last, nil
+		}
+	}
+	if ctx.Err() != nil {
+		last.Limits = []result.Limit{result.Stopped(ctx, fmt.Sprintf("linear interfaces after %s", result.Plural(last.K, "round")))}
+	} else if len(last.Limits) == 0 {
+		last.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(no adequacy up to %s)", result.Plural(last.K, "round"))}
+	}
+	last.Advice = fmt.Sprintf("safe within %s for every number of threads; more rounds or a longer --timeout", result.Plural(last.K, "round"))
+	return last, nil
 }

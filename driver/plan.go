@@ -225,7 +225,7 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 	if b.GetafixSwitches {
 		return pl.getafix(p, o, pin, bounded)
 	}
-	if parameterized(p, o, pin) || pin.engine == "coverability" {
+	if parameterized(p, o, pin) || pin.engine == "coverability" || pin.engine == "interfaces" {
 		if err := pl.parameterizedSafety(p, o, pin); err != nil || len(pl.Candidates) > 0 {
 			return err
 		}
