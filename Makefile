@@ -7,7 +7,7 @@ EXAMPLE := examples/bluetooth.bpl
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify trace-check
+.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized trace-check
 
 all: build
 
@@ -103,6 +103,12 @@ bench-portfolio: build
 # scripts/bench-amplify.sh.
 bench-amplify: build
 	BMC=./$(BIN) bash scripts/bench-amplify.sh
+
+# The parameterized programs of ../shared/bench and ours, each method
+# alone and the default race (docs/BENCHMARKS.md, "Parameterized
+# programs"); see scripts/bench-parameterized.sh.
+bench-parameterized: build
+	BMC=./$(BIN) bash scripts/bench-parameterized.sh
 
 # bmc batch against the same checks one after another, on the corpus
 # manifests (docs/BENCHMARKS.md, "Batch runs"); BENCH_TIMEOUT a check.

@@ -32,7 +32,9 @@ func parameterized(p *ir.Program, o Options, pin pins) bool {
 // proof holds a fortiori, and a violation it finds is searched for
 // within the bound with the threads it needs. The explicit engine runs
 // beside it within --max-threads: a violation it finds is a violation
-// for some number of threads.
+// for some number of threads. Where the threads all exist from the
+// start, the linear interfaces answer -k K exactly, and without a bound
+// try k = 1, 2, ... with the adequacy check.
 func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	coverErr, roundsErr := cover.Supported(p), cover.RoundsSupported(p)
 	_, bounded := contextBound(o.Bounds)
@@ -78,14 +80,16 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	if pin.engine != "" {
 		return nil
 	}
-	if roundsErr == nil && (o.Bounds.Rounds > 0 || !bounded) {
-		interfaces()
-	}
 	bo := o
 	bo.Bounds.AnyThreads = false
 	pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 		return checkExplicit(ctx, p, bo)
 	})
+	if roundsErr == nil && (o.Bounds.Rounds > 0 || !bounded) {
+		// Third: the explicit search within --max-threads usually ends
+		// soon (the thread bound), where the adequacy game may not.
+		interfaces()
+	}
 	return nil
 }
 
@@ -96,7 +100,7 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 	if err != nil {
 		return nil, err
 	}
-	res := &result.Result{Engine: "coverability", Verdict: out.Verdict, AnyDepth: true,
+	res := &result.Result{Engine: "coverability", Verdict: out.Verdict, AnyDepth: true, AnyThreads: true, Method: "coverability",
 		Bounds: "every interleaving, " + everyThreadCount,
 		Stats:  fmt.Sprintf("%d thread states beside shared states, %d minimal elements", out.Pairs, out.Elements)}
 	bd, bounded := contextBound(o.Bounds)
@@ -129,6 +133,7 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 		r := c.Run(ctx)
 		r.Engine = "coverability, then explicit"
 		if r.Verdict == result.Unsafe {
+			r.AnyThreads, r.Threads = true, out.Threads
 			r.Bounds = fmt.Sprintf("%s, %s", r.Bounds, result.Plural(out.Threads, "thread"))
 			return r, nil
 		}
@@ -144,7 +149,7 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 		return nil, fmt.Errorf("coverability's violation does not replay: %w", err)
 	}
 	tr.Threads = out.Roles
-	res.Trace = tr
+	res.Trace, res.Threads = tr, out.Threads
 	res.Bounds = "every interleaving, " + threadWords(out)
 	return res, nil
 }
@@ -167,7 +172,8 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 	if err != nil {
 		return nil, err
 	}
-	res := &result.Result{Engine: "linear interfaces", Verdict: out.Verdict, AnyDepth: true,
+	res := &result.Result{Engine: "linear interfaces", Verdict: out.Verdict, AnyDepth: true, AnyThreads: true,
+		Method: "linear interfaces", K: k,
 		Bounds: fmt.Sprintf("%s, %s", result.Plural(k, "round-robin round"), everyThreadCount),
 		Stats:  fmt.Sprintf("%d linear interfaces", out.Elements)}
 	switch out.Verdict {
@@ -189,7 +195,7 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 		return nil, fmt.Errorf("the linear interfaces' violation does not replay: %w", err)
 	}
 	tr.Threads = out.Roles
-	res.Trace = tr
+	res.Trace, res.Threads = tr, out.Threads
 	res.Bounds = fmt.Sprintf("%s, %s", result.Plural(k, "round-robin round"), threadWords(out))
 	return res, nil
 }
@@ -200,7 +206,7 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 // k rounds reach every reachable configuration (a proof), or the time
 // ends.
 func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	last := &result.Result{Engine: "linear interfaces with adequacy", Verdict: result.Unknown,
+	last := &result.Result{Engine: "linear interfaces with adequacy", Verdict: result.Unknown, AnyThreads: true,
 		Bounds: "every interleaving, " + everyThreadCount}
 	for k := 1; k <= MaxRounds; k++ {
 		res, err := checkRounds(ctx, p, o, k)
@@ -216,7 +222,7 @@ func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Resul
 			return nil, err
 		}
 		if verdict == result.Safe {
-			res.Engine, res.Method, res.K = last.Engine, "linear interfaces", k
+			res.Engine, res.Method, res.K = last.Engine, "linear interfaces with adequacy", k
 			res.Bounds = last.Bounds
 			res.Proof = fmt.Sprintf("no violation within %s, and the adequacy check shows that %s reach every reachable configuration",
 				result.Plural(k, "round"), result.Plural(k, "round"))

@@ -145,21 +145,24 @@ type jsonStep struct {
 }
 
 type jsonResult struct {
-	File      string     `json:"file"`
-	Engine    string     `json:"engine"`
-	Verdict   string     `json:"verdict"`
-	Bounds    string     `json:"bounds"`
-	Limits    []Limit    `json:"limits,omitempty"`
-	Advice    string     `json:"advice,omitempty"`
-	States    int        `json:"states,omitempty"`
-	Proof     string     `json:"proof,omitempty"`
-	Method    string     `json:"method,omitempty"`
-	K         int        `json:"k,omitempty"`
-	AnyDepth  bool       `json:"any_depth,omitempty"`
-	Stats     string     `json:"stats"`
-	Seconds   float64    `json:"seconds"`
-	Violation *jsonViol  `json:"violation,omitempty"`
-	Trace     []jsonStep `json:"trace,omitempty"`
+	File     string  `json:"file"`
+	Engine   string  `json:"engine"`
+	Verdict  string  `json:"verdict"`
+	Bounds   string  `json:"bounds"`
+	Limits   []Limit `json:"limits,omitempty"`
+	Advice   string  `json:"advice,omitempty"`
+	States   int     `json:"states,omitempty"`
+	Proof    string  `json:"proof,omitempty"`
+	Method   string  `json:"method,omitempty"`
+	K        int     `json:"k,omitempty"`
+	AnyDepth bool    `json:"any_depth,omitempty"`
+	// AnyThreads and Threads: see Result.
+	AnyThreads bool       `json:"any_threads,omitempty"`
+	Threads    int        `json:"threads,omitempty"`
+	Stats      string     `json:"stats"`
+	Seconds    float64    `json:"seconds"`
+	Violation  *jsonViol  `json:"violation,omitempty"`
+	Trace      []jsonStep `json:"trace,omitempty"`
 	// LoopStart is, for a livelock, the index in Trace where the loop
 	// (the steps that repeat forever) starts.
 	LoopStart *int `json:"loop_start,omitempty"`
@@ -191,7 +194,7 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 		verdict = map[Verdict]string{Safe: "no-livelock", Unsafe: "livelock"}[r.Verdict]
 	}
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Bounds,
-		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Method: r.Method, K: r.K, AnyDepth: r.AnyDepth, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
+		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Method: r.Method, K: r.K, AnyDepth: r.AnyDepth, AnyThreads: r.AnyThreads, Threads: r.Threads, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
 		for _, s := range t.Steps {

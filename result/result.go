@@ -41,6 +41,11 @@ type Result struct {
 	// for every number of rounds.
 	Method string
 	K      int
+	// AnyThreads says the question was about every number of threads
+	// (a parameterized program): Safe holds for all of them, and Threads
+	// is, for Unsafe, how many threads the trace needs.
+	AnyThreads bool
+	Threads    int
 	// CTI is, for Unknown from k-induction, a counterexample to
 	// induction: statements from a state that need not be reachable to a
 	// violation. It is not a bug and is not replayed.
