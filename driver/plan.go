@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bmc/cover"
 	"context"
 	"errors"
 	"fmt"
@@ -501,6 +502,13 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	}
 	if pin.method == "amplify" {
 		return pl.amplify(p, o, pin, sequential, bounded)
+	}
+	if race && parameterized(p, o, pins{}) && cover.Supported(p) == nil {
+		// Every number of threads: coverability and the linear
+		// interfaces prove, as for bmc check.
+		err := pl.parameterizedSafety(p, o, pins{})
+		pl.Question = strings.Replace(pl.Question, "a violation", "a proof, or a violation,", 1)
+		return err
 	}
 	proofIdx := len(pl.Candidates)
 	switch {

@@ -49,7 +49,7 @@ cell() {
 	10)
 		local n
 		n=$(printf '%s' "$out" | sed -n 's/^  "threads": \([0-9]*\),*$/\1/p' | head -1)
-		echo "unsafe${n:+ ($n threads)} $t"
+		echo "unsafe${n:+, $n thr.} $t"
 		;;
 	3) echo "exit 3 $t" ;;
 	2) echo "refused" ;;
@@ -58,7 +58,9 @@ cell() {
 }
 
 winner() {
-	"$bmc" check --quiet --json --timeout "${timeout_sec}s" "$@" 2>/dev/null | sed -n 's/^  "winner": "\(.*\)",*$/\1/p' | head -1
+	local out
+	out=$("$bmc" check --quiet --json --timeout "${timeout_sec}s" "$@" 2>/dev/null || true)
+	printf '%s\n' "$out" | sed -n 's/^  "winner": "\(.*\)",*$/\1/p' | head -1
 }
 
 echo "| program | expected | default | winner | coverability | interfaces | explicit (4 threads) |"

@@ -22,7 +22,7 @@ type proveFlags struct {
 	rounds      int
 	switches    int
 	depth       int
-	maxThreads  int
+	maxThreads  threadBound
 	threads     string
 	target      string
 	certificate string
@@ -81,7 +81,8 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
 	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
 	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
-	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning or for name=* counts")
+	f.maxThreads = threadBound{n: 4}
+	fl.Var(&f.maxThreads, "max-threads", "threads created by spawning or for name=* counts: at most `N` (default 4), or '*' for every number (coverability, linear interfaces; the default for programs that start unboundedly many threads)")
 	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
 	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
 	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof (clauses over the named state bits), or the summaries of a proof by summaries, to `FILE`")
@@ -116,8 +117,8 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 		return usageErr("%s: --max-k must be at least 1, got %d", name, f.maxK)
 	case f.depth < 1:
 		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
-	case f.maxThreads < 1 || f.maxThreads > 1000:
-		return usageErr("%s: --max-threads must be between 1 and 1000, got %d", name, f.maxThreads)
+	case !f.maxThreads.any && (f.maxThreads.n < 1 || f.maxThreads.n > 1000):
+		return usageErr("%s: --max-threads must be between 1 and 1000, or '*', got %d", name, f.maxThreads.n)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", name, f.maxStates)
 	case f.cores < 0:
@@ -162,8 +163,9 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 		return err
 	default:
 		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK, MaxRounds: f.maxRounds, NoEnvelope: f.noEnvelope},
-			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads, MaxStates: f.maxStates},
-			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth"), SolverStated: cmd.Flags().Changed("solver")}
+			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates},
+			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth"), SolverStated: cmd.Flags().Changed("solver"),
+			ThreadsStated: cmd.Flags().Changed("max-threads")}
 		if f.certificate != "" {
 			o.Proof.Certificate = &cert
 		}
