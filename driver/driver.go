@@ -225,6 +225,9 @@ func run(ctx context.Context, p *ir.Program, o Options, q question, lb result.La
 		}
 		res.Advice = res.Advise(within, q == proof)
 	}
+	if res.Verdict == result.Unknown && pl.note != "" {
+		res.Advice += "; " + pl.note
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -59,6 +59,8 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	pl.Question = "a violation within " + o.Bounds.words() + ", " + everyThreadCount
 	pl.anyThreads = true
 	switch {
+	case o.Bounds.AnyThreads && (pin.seq != "" || pin.engine != "" && pin.engine != "coverability" && pin.engine != "interfaces"):
+		return &UsageError{"--max-threads '*' asks about every number of threads, which only --engine coverability and --engine interfaces answer"}
 	case pin.engine == "coverability" && coverErr != nil:
 		return refused(coverErr)
 	case pin.engine == "interfaces" && roundsErr != nil:
@@ -71,8 +73,15 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	case coverErr != nil && o.Bounds.AnyThreads:
 		return &UsageError{fmt.Sprintf("--max-threads '*' needs coverability, which does not take this program: %v", coverErr)}
 	case coverErr != nil:
+		// The bounded plan, within --max-threads; an open answer says
+		// why not every number of threads.
 		pl.anyThreads = false
-		return nil // the bounded plan, within --max-threads
+		pl.Question = "a violation within " + o.Bounds.words()
+		var un *cover.Unsupported
+		if errors.As(coverErr, &un) {
+			pl.note = fmt.Sprintf("coverability, which asks about every number of threads, does not take this program (%s:%s: %s)", p.File, un.Pos, un.Reason)
+		}
+		return nil
 	}
 	pl.add("coverability", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 		return checkCoverability(ctx, p, o)

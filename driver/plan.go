@@ -40,6 +40,9 @@ type Plan struct {
 	// (coverability): an answer cut by the thread bound does not end
 	// the race.
 	anyThreads bool
+	// note is said with an open answer: why the plan could not ask the
+	// question it would have asked.
+	note string
 }
 
 // Candidate is one engine, encoding and method that answers the question

@@ -38,6 +38,14 @@ func TestCheckFlagMatrix(t *testing.T) {
 		{[]string{"--seq", "lazy", "--switches", "1", "--max-threads", "2"}, threadProg, []string{"--max-threads", "--seq lazy"}},
 		{[]string{"--seq", "direct", "-k", "1", "--frames"}, threadProg, []string{"--frames", "--seq direct", "frame by frame"}},
 		{[]string{"-k", "1", "--switches", "1"}, threadProg, []string{"-k", "--switches"}},
+		// Every number of threads: '*', answered by two engines only.
+		{[]string{"--max-threads", "0"}, threadProg, []string{"--max-threads must be between 1 and 1000, or '*'"}},
+		{[]string{"--max-threads", "*", "--engine", "explicit"}, threadProg, []string{"--max-threads '*'", "--engine coverability"}},
+		{[]string{"--max-threads", "*", "--seq", "lazy", "-k", "1"}, threadProg, []string{"--max-threads", "--seq lazy"}},
+		{[]string{"--engine", "interfaces", "--switches", "1"}, threadProg, []string{"--engine interfaces", "-k K"}},
+		{[]string{"--max-threads", "*", "--threads", "a=*"}, threadProg, nil},
+		{[]string{"--engine", "interfaces", "-k", "2", "--threads", "a=*"}, threadProg, nil},
+		{[]string{"--engine", "coverability", "--threads", "a=*"}, threadProg, nil},
 		// Combinations that an engine reads in full.
 		{[]string{"--engine", "explicit", "--max-states", "1000", "--no-reduction", "--max-threads", "2", "--switches", "1"}, threadProg, nil},
 		{[]string{"--engine", "bmc", "--solver", "gini", "--max-steps", "10", "--frames", "--seq", "eager", "-k", "1"}, threadProg, nil},
