@@ -92,10 +92,11 @@ func Adequate(ctx context.Context, p *ir.Program, k int, opts Options) (result.V
 	}
 	sys, _ := newSystem(p)
 	f := &forward{system: sys}
-	if !f.runInit(ctx) {
-		return result.Unknown, result.Stopped(ctx, "init").String(), nil
-	}
-	if f.initFail != nil {
+	reachable := f.reachableShared(ctx, opts.MaxPairs)
+	switch {
+	case ctx.Err() != nil:
+		return result.Unknown, result.Stopped(ctx, "the forward pass").String(), nil
+	case f.initFail != nil:
 		return result.Unsafe, "", nil // init fails: no thread is needed
 	}
 	// Both players only ever need interfaces that a wrapped initial one
@@ -105,6 +106,8 @@ func Adequate(ctx context.Context, p *ir.Program, k int, opts Options) (result.V
 	var short, long *rounds
 	for known := map[int32]bool{}; ; {
 		short, long = newRounds(f, k, opts), newRounds(f, k+1, opts)
+		short.reachable, long.reachable = reachable, reachable
+		short.keepLocal, long.keepLocal = true, true
 		for b := range known {
 			short.see(b)
 			long.see(b)
@@ -143,32 +146,6 @@ func (a *adequacy) starts() []int32 {
 	for _, u := range guesses(a.long) {
 		if a.coLong[a.long.key(&entry{u: u, v: u})] {
 			out = append(out, a.node(&gameNode{eve: true, matched: true, u: u, v: u}))
-		}
-	}
-	return out
-}
-
-// guesses lists the input vectors of r's length: an initial shared
-// state, then any seen state or failed.
-func guesses(r *rounds) [][]int32 {
-	var out [][]int32
-	choices := append([]int32{failed}, r.bounds...)
-	u := make([]int32, r.k)
-	var rec func(i int)
-	rec = func(i int) {
-		if i == r.k {
-			out = append(out, slices.Clone(u))
-			return
-		}
-		for _, b := range choices {
-			u[i] = b
-			rec(i + 1)
-		}
-	}
-	for _, st := range r.starts {
-		if !st.dead {
-			u[0] = st.g
-			rec(1)
 		}
 	}
 	return out

@@ -45,8 +45,15 @@ type rounds struct {
 	ends   []string            // the wrapped initial interfaces of the whole order
 	queue  []*entry
 	bounds []int32 // the shared states seen at context boundaries
-	known  map[int32]bool
-	limit  int
+	// reachable, when not nil, holds the shared states an execution can
+	// reach (reachableShared): the inputs are guessed among them only.
+	reachable map[int32]bool
+	// applied caches apply; keepLocal tells runs apart by where the
+	// thread ends (the adequacy game needs it).
+	applied   map[string][]threadRun
+	keepLocal bool
+	known     map[int32]bool
+	limit     int
 }
 
 // entry is the linear interface of the first threads of an execution:
@@ -109,14 +116,16 @@ func CheckRounds(ctx context.Context, p *ir.Program, k int, opts Options) (*Outc
 	sys, _ := newSystem(p)
 	f := &forward{system: sys}
 	out := &Outcome{Verdict: result.Unknown}
-	if !f.runInit(ctx) {
-		out.Stopped = result.Stopped(ctx, "init").String()
+	reachable := f.reachableShared(ctx, opts.MaxPairs)
+	switch {
+	case ctx.Err() != nil:
+		out.Stopped = result.Stopped(ctx, "the forward pass").String()
 		return out, nil
-	}
-	if f.initFail != nil {
+	case f.initFail != nil:
 		return (&backward{forward: f}).witness(out, nil, -1), nil
 	}
 	r := newRounds(f, k, opts)
+	r.reachable = reachable
 	if bad, stopped := r.run(ctx, true); bad != nil {
 		return r.witness(r.stats(out), bad), nil
 	} else if stopped != "" {
@@ -129,7 +138,8 @@ func CheckRounds(ctx context.Context, p *ir.Program, k int, opts Options) (*Outc
 
 func newRounds(f *forward, k int, opts Options) *rounds {
 	r := &rounds{forward: f, k: k, moved: map[uint64][]int32{}, reach: map[uint64][]reachOut{},
-		seen: map[string]*entry{}, preds: map[string][]string{}, known: map[int32]bool{}, limit: opts.MaxElements}
+		seen: map[string]*entry{}, preds: map[string][]string{}, known: map[int32]bool{}, limit: opts.MaxElements,
+		applied: map[string][]threadRun{}}
 	for _, st := range f.starts {
 		r.see(st.g)
 	}
@@ -210,14 +220,28 @@ func (r *rounds) see(b int32) {
 }
 
 // guess adds the empty block before the first thread with every input
-// vector: an initial shared state first, then any seen state or failed.
+// vector (guesses).
 func (r *rounds) guess() {
-	choices := append([]int32{failed}, r.bounds...)
+	for _, u := range guesses(r) {
+		r.add(nil, &entry{u: u, v: slices.Clone(u)})
+	}
+}
+
+// guesses lists the input vectors of r's length: an initial shared
+// state, then any seen state that some execution can reach, or failed.
+func guesses(r *rounds) [][]int32 {
+	choices := []int32{failed}
+	for _, b := range r.bounds {
+		if r.reachable == nil || r.reachable[b] {
+			choices = append(choices, b)
+		}
+	}
+	var out [][]int32
 	u := make([]int32, r.k)
 	var rec func(i int)
 	rec = func(i int) {
 		if i == r.k {
-			r.add(nil, &entry{u: slices.Clone(u), v: slices.Clone(u)})
+			out = append(out, slices.Clone(u))
 			return
 		}
 		for _, b := range choices {
@@ -226,12 +250,34 @@ func (r *rounds) guess() {
 		}
 	}
 	for _, st := range r.starts {
-		if st.dead {
-			continue
+		if !st.dead {
+			u[0] = st.g
+			rec(1)
 		}
-		u[0] = st.g
-		rec(1)
 	}
+	return out
+}
+
+// reachableShared is what the thread-modular forward pass (an
+// over-approximation of every interleaving, so of every round-robin
+// schedule) says the shared states can be; nil when it stopped short.
+func (f *forward) reachableShared(ctx context.Context, maxPairs int) map[int32]bool {
+	if complete, _ := f.build(ctx, maxPairs); !complete {
+		return nil
+	}
+	out := map[int32]bool{}
+	for _, st := range f.starts {
+		out[st.g] = true
+	}
+	for g := range f.byShared {
+		out[g] = true
+	}
+	for _, t := range f.trans {
+		if !t.fails {
+			out[t.g2] = true
+		}
+	}
+	return out
 }
 
 // wrapped says whether each round's output is the next round's input.
@@ -247,21 +293,51 @@ func (r *rounds) wrapped(e *entry) bool {
 // apply calls emit with every output vector of one more thread running
 // proc after e's block, with the thread's contexts.
 func (r *rounds) apply(e *entry, proc *ir.Proc, emit func([]int32, []reachOut)) {
-	g0 := r.shareds[e.u[0]]
-	done := map[string]bool{}
+	key := fmt.Sprint(proc.Index, e.u[0], e.v)
+	outs, ok := r.applied[key]
+	if !ok {
+		outs = r.outcomes(e.u[0], e.v, proc)
+		r.applied[key] = outs
+	}
+	for _, o := range outs {
+		emit(o.v, o.run)
+	}
+}
+
+// threadRun is one way a thread can run: its outputs, one per round,
+// and its contexts.
+type threadRun struct {
+	v   []int32
+	run []reachOut
+}
+
+// outcomes lists the ways a thread of proc can run after a block whose
+// outputs are in, in a run that started in shared state u0 (its entry
+// frame's enforce clause is checked there). Runs that agree on the
+// outputs so far and where the thread stands are explored once; with
+// keepLocal, runs that end in other thread states count as different.
+func (r *rounds) outcomes(u0 int32, in []int32, proc *ir.Proc) []threadRun {
+	g0 := r.shareds[u0]
+	var out []threadRun
+	seen := map[string]bool{}
 	v := make([]int32, r.k)
 	run := make([]reachOut, r.k)
 	var rec func(j int, l int32)
 	rec = func(j int, l int32) {
-		if j == r.k {
-			key := fmt.Sprint(v, l) // the outputs and where the thread ends
-			if !done[key] {
-				done[key] = true
-				emit(slices.Clone(v), slices.Clone(run))
-			}
+		local := l
+		if j == r.k && !r.keepLocal {
+			local = 0 // where it ends does not matter
+		}
+		key := fmt.Sprint(j, local, v[:j])
+		if seen[key] {
 			return
 		}
-		for _, o := range r.context(l, e.v[j]) {
+		seen[key] = true
+		if j == r.k {
+			out = append(out, threadRun{slices.Clone(v), slices.Clone(run)})
+			return
+		}
+		for _, o := range r.context(l, in[j]) {
 			v[j], run[j] = o.b, o
 			rec(j+1, o.l)
 		}
@@ -273,14 +349,16 @@ func (r *rounds) apply(e *entry, proc *ir.Proc, emit func([]int32, []reachOut)) 
 		}
 		if fr.proc.Nodes[fr.pc].Error {
 			// It fails before its first step.
-			for j := range v {
-				v[j], run[j] = failed, reachOut{l: failedLocal, b: failed}
+			fail := threadRun{v: make([]int32, r.k), run: make([]reachOut, r.k)}
+			for j := range fail.v {
+				fail.v[j], fail.run[j] = failed, reachOut{l: failedLocal, b: failed}
 			}
-			emit(slices.Clone(v), slices.Clone(run))
+			out = append(out, fail)
 			return
 		}
 		rec(0, r.localOf(l))
 	})
+	return out
 }
 
 // context lists where one context of a thread in state l can end when

@@ -24,7 +24,7 @@ func TestParameterizedDifferential(t *testing.T) {
 	t.Parallel()
 	seeds := 16
 	if testing.Short() {
-		seeds = 8
+		seeds = 6
 	}
 	cfg := progen.DefaultConfig()
 	cfg.WithHelper = false
@@ -100,7 +100,7 @@ func TestAdequacyDifferential(t *testing.T) {
 	cfg := progen.Config{Threads: 2, Globals: 2, Locals: 1, Stmts: 3, Locks: 1}
 	o := Options{Bounds: Bounds{Switches: -1, Depth: 16, MaxThreads: 4, MaxStates: 2_000_000}}
 	proofs := 0
-	const seeds = 24
+	const seeds = 16
 	for seed := int64(1); seed <= seeds; seed++ {
 		src := progen.Generate(seed, cfg)
 		name := fmt.Sprintf("seed%d.bpl", seed)
