@@ -302,27 +302,11 @@ func (en *env) eval(e *ir.Expr) vset {
 		}
 		for _, b := range [2]bool{false, true} {
 			if y&single(b) != 0 {
-				r |= single(apply(e.Op, a, b))
+				r |= single(e.Op.Apply(a, b))
 			}
 		}
 	}
 	return r
-}
-
-func apply(op ir.Op, a, b bool) bool {
-	switch op {
-	case ir.OpAnd:
-		return a && b
-	case ir.OpOr:
-		return a || b
-	case ir.OpXor:
-		return a != b
-	case ir.OpEq:
-		return a == b
-	case ir.OpImplies:
-		return !a || b
-	}
-	panic(fmt.Sprintf("cover: %v is not a binary operator", op))
 }
 
 // choices calls f with every combination of values drawn from sets,

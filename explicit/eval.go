@@ -98,24 +98,8 @@ func (en *env) eval(e *ir.Expr) vset {
 			if y&single(b) == 0 {
 				continue
 			}
-			r |= single(apply(e.Op, a, b))
+			r |= single(e.Op.Apply(a, b))
 		}
 	}
 	return r
-}
-
-func apply(op ir.Op, a, b bool) bool {
-	switch op {
-	case ir.OpAnd:
-		return a && b
-	case ir.OpOr:
-		return a || b
-	case ir.OpXor:
-		return a != b
-	case ir.OpEq:
-		return a == b
-	case ir.OpImplies:
-		return !a || b
-	}
-	panic("explicit: not a binary operator")
 }

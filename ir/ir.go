@@ -161,6 +161,23 @@ const (
 	OpChoose // schoose[X, Y]
 )
 
+// Apply is the value of binary operator op on a and b.
+func (op Op) Apply(a, b bool) bool {
+	switch op {
+	case OpAnd:
+		return a && b
+	case OpOr:
+		return a || b
+	case OpXor:
+		return a != b
+	case OpEq:
+		return a == b
+	case OpImplies:
+		return !a || b
+	}
+	panic(fmt.Sprintf("ir: operator %d is not binary", op))
+}
+
 // Expr is an expression tree.
 type Expr struct {
 	Op   Op
