@@ -83,7 +83,7 @@ type backward struct {
 	*forward
 	opts     Options
 	elems    []element
-	byShared map[int32][]int32 // live elements per shared state
+	byLocal map[uint64][]int32 // the elements, by shared state and each thread state they contain
 	// into indexes the transitions by target: those that change the
 	// shared state by the state they reach, the others by the thread
 	// states they produce (the moving thread's and a started one's).
@@ -93,7 +93,7 @@ type backward struct {
 }
 
 func (b *backward) run(ctx context.Context, out *Outcome) *Outcome {
-	b.byShared, b.into, b.intoLocal, b.startOf = map[int32][]int32{}, map[int32][]int32{}, map[uint64][]int32{}, map[int32]int{}
+	b.byLocal, b.into, b.intoLocal, b.startOf = map[uint64][]int32{}, map[int32][]int32{}, map[uint64][]int32{}, map[int32]int{}
 	for i, st := range b.starts {
 		if !st.dead {
 			b.startOf[st.g] = i
@@ -197,25 +197,36 @@ func (b *backward) possible(g int32, m []int32) bool {
 }
 
 // insert adds (g, m) unless an element at least as small is known, and
-// retires the known elements it is smaller than.
+// retires the known elements it is smaller than. The elements are found
+// through the thread states they contain (byLocal): one below m has all
+// its thread states in m, so it is listed under each of them; one above
+// m is listed under every thread state of m.
 func (b *backward) insert(g int32, m []int32, via, next, depth int32) (int32, bool) {
-	live := b.byShared[g]
-	for _, id := range live {
-		if below(b.elems[id].m, m) {
-			return 0, false
+	for i, l := range m {
+		if i > 0 && m[i-1] == l {
+			continue
 		}
-	}
-	kept := live[:0]
-	for _, id := range live {
-		if below(m, b.elems[id].m) {
-			b.elems[id].gone = true
-		} else {
-			kept = append(kept, id)
+		for _, id := range b.byLocal[pairKey(g, l)] {
+			if e := &b.elems[id]; !e.gone && e.m[0] == l && below(e.m, m) {
+				return 0, false
+			}
 		}
 	}
 	id := int32(len(b.elems))
+	if len(m) > 0 {
+		for _, old := range b.byLocal[pairKey(g, m[0])] {
+			if e := &b.elems[old]; !e.gone && below(m, e.m) {
+				e.gone = true
+			}
+		}
+	}
 	b.elems = append(b.elems, element{g: g, m: m, via: via, next: next, depth: depth})
-	b.byShared[g] = append(kept, id)
+	for i, l := range m {
+		if i == 0 || m[i-1] != l {
+			k := pairKey(g, l)
+			b.byLocal[k] = append(b.byLocal[k], id)
+		}
+	}
 	return id, true
 }
 
