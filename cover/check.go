@@ -81,8 +81,8 @@ func Check(ctx context.Context, p *ir.Program, opts Options) (*Outcome, error) {
 // backward is the backward search over minimal elements.
 type backward struct {
 	*forward
-	opts     Options
-	elems    []element
+	opts    Options
+	elems   []element
 	byLocal map[uint64][]int32 // the elements, by shared state and each thread state they contain
 	// into indexes the transitions by target: those that change the
 	// shared state by the state they reach, the others by the thread
