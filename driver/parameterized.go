@@ -92,7 +92,12 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	bo := o
 	bo.Bounds.AnyThreads = false
 	pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-		return checkExplicit(ctx, p, bo)
+		res, err := checkExplicit(ctx, p, bo)
+		if err == nil && res.Verdict == result.Unsafe {
+			// A violation for some number of threads: the trace's.
+			res.AnyThreads, res.Threads = true, len(res.Trace.Threads)
+		}
+		return res, err
 	})
 	if roundsErr == nil && (o.Bounds.Rounds > 0 || !bounded) {
 		// Third: the explicit search within --max-threads usually ends
@@ -239,6 +244,10 @@ func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Resul
 		}
 		if verdict == result.Unknown {
 			last.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(the adequacy check at %d rounds: %s)", k, why)}
+			if ctx.Err() != nil {
+				last.Limits = []result.Limit{result.Stopped(ctx, fmt.Sprintf("the adequacy check at %s", result.Plural(k, "round")))}
+			}
+			last.Advice = fmt.Sprintf("safe within %s for every number of threads; a longer --timeout", result.Plural(k, "round"))
 			return last, nil
 		}
 	}
