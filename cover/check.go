@@ -90,10 +90,20 @@ type backward struct {
 	into      map[int32][]int32
 	intoLocal map[uint64][]int32
 	startOf   map[int32]int // index in starts by shared state
+	// open and fixed are the instances (indices in instances) of any
+	// number and the fixed ones.
+	open, fixed []int
 }
 
 func (b *backward) run(ctx context.Context, out *Outcome) *Outcome {
 	b.byLocal, b.into, b.intoLocal, b.startOf = map[uint64][]int32{}, map[int32][]int32{}, map[uint64][]int32{}, map[int32]int{}
+	for i, in := range b.instances {
+		if in.open {
+			b.open = append(b.open, i)
+		} else {
+			b.fixed = append(b.fixed, i)
+		}
+	}
 	for i, st := range b.starts {
 		if !st.dead {
 			b.startOf[st.g] = i
@@ -274,7 +284,7 @@ func (b *backward) covers(st *start, m []int32) ([]int, bool) {
 	var rest []int
 	for i, l := range m {
 		assign[i] = -1
-		for k, in := range b.openInstances() {
+		for k, in := range b.open {
 			if slices.Contains(st.open[k], l) {
 				assign[i] = in
 				break
@@ -284,7 +294,7 @@ func (b *backward) covers(st *start, m []int32) ([]int, bool) {
 			rest = append(rest, i)
 		}
 	}
-	fixed := b.fixedInstances()
+	fixed := b.fixed
 	holder := make([]int, len(fixed)) // element of m matched to each fixed instance
 	for i := range holder {
 		holder[i] = -1
@@ -314,24 +324,4 @@ func (b *backward) covers(st *start, m []int32) ([]int, bool) {
 		}
 	}
 	return assign, true
-}
-
-func (b *backward) openInstances() []int {
-	var out []int
-	for i, in := range b.instances {
-		if in.open {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func (b *backward) fixedInstances() []int {
-	var out []int
-	for i, in := range b.instances {
-		if !in.open {
-			out = append(out, i)
-		}
-	}
-	return out
 }

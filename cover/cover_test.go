@@ -207,3 +207,12 @@ func TestAdequacy(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundsGuessLimit checks that a large round bound stops before the
+// guesses of the inputs are made, with the reason.
+func TestRoundsGuessLimit(t *testing.T) {
+	out, err := CheckRounds(context.Background(), load(t, exclusive, "kernel=1,driver=*"), 32, Options{MaxPairs: 1000, MaxElements: 1000})
+	if err != nil || out.Verdict != result.Unknown || !strings.Contains(out.Stopped, "guesses") {
+		t.Errorf("32 rounds within 1000 elements: %+v, %v; want unknown because of the guesses", out, err)
+	}
+}

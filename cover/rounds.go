@@ -52,6 +52,7 @@ type rounds struct {
 	// thread ends (the adequacy game needs it).
 	applied   map[string][]threadRun
 	keepLocal bool
+	tooMany   bool // the guesses of the inputs would pass limit
 	known     map[int32]bool
 	limit     int
 }
@@ -153,7 +154,10 @@ func newRounds(f *forward, k int, opts Options) *rounds {
 func (r *rounds) run(ctx context.Context, firstFailure bool) (bad *entry, stopped string) {
 	r.guess()
 	groups := r.prog.Threads
-	for len(r.queue) > 0 {
+	for len(r.queue) > 0 || r.tooMany {
+		if r.tooMany {
+			return nil, fmt.Sprintf("%s need more than %d guesses of the shared states at their starts", result.Plural(r.k, "round"), r.limit)
+		}
 		if ctx.Err() != nil {
 			return nil, result.Stopped(ctx, "the linear interfaces").String()
 		}
@@ -235,6 +239,21 @@ func guesses(r *rounds) [][]int32 {
 		if r.reachable == nil || r.reachable[b] {
 			choices = append(choices, b)
 		}
+	}
+	// Each round after the first multiplies the guesses: too many, and
+	// the run stops (tooMany) before making them.
+	count := 0
+	for _, st := range r.starts {
+		if !st.dead {
+			count++
+		}
+	}
+	for range r.k - 1 {
+		if count > r.limit/len(choices) {
+			r.tooMany = true
+			return nil
+		}
+		count *= len(choices)
 	}
 	var out [][]int32
 	u := make([]int32, r.k)
@@ -445,23 +464,15 @@ func (r *rounds) witness(out *Outcome, e *entry) *Outcome {
 		out.Roles = append(out.Roles, fmt.Sprintf("%s, thread %d of the order", proc.Name, len(out.Roles)+1))
 	}
 	out.Program, out.Threads, out.Depth = &prog, len(chain), 1
-	record := func(m micro, thread int) {
-		step := result.ReplayStep{Thread: thread, Edge: m.edge, Globals: values(r.shareds[m.g].globals)}
-		if m.l != dead {
-			step.Locals = values(r.locals[m.l].top().locals)
-			out.Depth = max(out.Depth, len(r.locals[m.l].frames))
-		}
-		out.Steps = append(out.Steps, step)
-	}
 	for _, ti := range start.init {
-		record(r.initTrans[ti], 0)
+		r.record(out, r.initTrans[ti], 0)
 	}
 	for j := 0; j < r.k; j++ {
 		for i, x := range chain {
 			for _, ti := range x.run[j].path {
 				t := r.trans[ti]
 				for _, m := range t.path {
-					record(m, i)
+					r.record(out, m, i)
 				}
 				if t.fails {
 					out.Failure = t.failText

@@ -3,6 +3,7 @@ package cover
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 
 	"bmc/ir"
 	"bmc/lang"
@@ -145,23 +146,22 @@ func newSystem(p *ir.Program) (*system, error) {
 
 func (s *system) localOf(l *local) int32 {
 	s.keyBuf = l.key(s.keyBuf[:0])
-	if id, ok := s.localID[string(s.keyBuf)]; ok {
-		return id
-	}
-	id := int32(len(s.locals))
-	s.localID[string(s.keyBuf)] = id
-	s.locals = append(s.locals, l)
-	return id
+	return intern(s.localID, &s.locals, s.keyBuf, l)
 }
 
 func (s *system) sharedOf(g *shared) int32 {
 	s.keyBuf = g.key(s.keyBuf[:0])
-	if id, ok := s.shareID[string(s.keyBuf)]; ok {
+	return intern(s.shareID, &s.shareds, s.keyBuf, g)
+}
+
+// intern numbers v by its key: the number it got first, or the next.
+func intern[T any](ids map[string]int32, items *[]T, key []byte, v T) int32 {
+	if id, ok := ids[string(key)]; ok {
 		return id
 	}
-	id := int32(len(s.shareds))
-	s.shareID[string(s.keyBuf)] = id
-	s.shareds = append(s.shareds, g)
+	id := int32(len(*items))
+	ids[string(key)] = id
+	*items = append(*items, v)
 	return id
 }
 
@@ -558,18 +558,7 @@ func (s *system) labelText(n *ir.Node) string {
 			}
 		}
 	}
-	return fmt.Sprintf("error label %s reached", joinComma(labels))
-}
-
-func joinComma(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out
+	return fmt.Sprintf("error label %s reached", strings.Join(labels, ", "))
 }
 
 // canMove says whether a thread in state l may take a step beside g:

@@ -35,17 +35,9 @@ func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
 		initPath = st.init
 		threads = f.startThreads(&prog, st, e.m, assign)
 	}
-	depth := 1
-	record := func(m micro, thread int) {
-		step := result.ReplayStep{Thread: thread, Edge: m.edge, Globals: values(f.shareds[m.g].globals)}
-		if m.l != dead {
-			step.Locals = values(f.locals[m.l].top().locals)
-			depth = max(depth, len(f.locals[m.l].frames))
-		}
-		out.Steps = append(out.Steps, step)
-	}
+	out.Depth = 1
 	for _, ti := range initPath {
-		record(f.initTrans[ti], 0)
+		f.record(out, f.initTrans[ti], 0)
 	}
 	out.Failure = f.initFailText
 	for ; id >= 0; id = b.elems[id].next {
@@ -55,7 +47,7 @@ func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
 			panic("cover: no thread stands where a move of the witness starts")
 		}
 		for _, m := range t.path {
-			record(m, mover)
+			f.record(out, m, mover)
 			if m.spawn >= 0 {
 				how := "started"
 				if m.edge.Kind == ir.Fork {
@@ -72,8 +64,20 @@ func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
 	for _, th := range threads {
 		out.Roles = append(out.Roles, th.role)
 	}
-	out.Threads, out.Depth = len(threads), depth
+	out.Threads = len(threads)
 	return out
+}
+
+// record appends step m, taken by thread, to out's schedule with the
+// values after it (before it, for a failing step), and keeps out.Depth
+// the deepest call stack.
+func (f *forward) record(out *Outcome, m micro, thread int) {
+	step := result.ReplayStep{Thread: thread, Edge: m.edge, Globals: values(f.shareds[m.g].globals)}
+	if m.l != dead {
+		step.Locals = values(f.locals[m.l].top().locals)
+		out.Depth = max(out.Depth, len(f.locals[m.l].frames))
+	}
+	out.Steps = append(out.Steps, step)
 }
 
 func (f *forward) startFor(g int32) *start {

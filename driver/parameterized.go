@@ -107,10 +107,19 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 	return nil
 }
 
+// coverOptions bounds the parameterized engines' sets by --max-states,
+// which their "state limit" answers advise raising.
+func coverOptions(o Options) cover.Options {
+	if o.Bounds.MaxStates <= 0 {
+		return cover.DefaultOptions()
+	}
+	return cover.Options{MaxPairs: o.Bounds.MaxStates, MaxElements: o.Bounds.MaxStates}
+}
+
 // checkCoverability runs the coverability engine and has its violation
 // replayed on the explicit interpreter with the threads it needs.
 func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	out, err := cover.Check(ctx, p, cover.DefaultOptions())
+	out, err := cover.Check(ctx, p, coverOptions(o))
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +191,7 @@ func threadWords(out *cover.Outcome) string {
 // replayed on the explicit interpreter within those rounds with the
 // threads it needs.
 func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.Result, error) {
-	out, err := cover.CheckRounds(ctx, p, k, cover.DefaultOptions())
+	out, err := cover.CheckRounds(ctx, p, k, coverOptions(o))
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +240,7 @@ func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Resul
 			break
 		}
 		last.K = k
-		verdict, why, err := cover.Adequate(ctx, p, k, cover.DefaultOptions())
+		verdict, why, err := cover.Adequate(ctx, p, k, coverOptions(o))
 		if err != nil {
 			return nil, err
 		}
