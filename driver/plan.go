@@ -506,7 +506,10 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	if pin.method == "amplify" {
 		return pl.amplify(p, o, pin, sequential, bounded)
 	}
-	if race && parameterized(p, o, pins{}) && cover.Supported(p) == nil {
+	if o.Bounds.AnyThreads && !race {
+		return &UsageError{"--max-threads '*' asks about every number of threads, which bmc prove answers without --method, --seq and --certificate (by coverability and the linear interfaces)"}
+	}
+	if race && parameterized(p, o, pins{}) && (o.Bounds.AnyThreads || cover.Supported(p) == nil) {
 		// Every number of threads: coverability and the linear
 		// interfaces prove, as for bmc check.
 		err := pl.parameterizedSafety(p, o, pins{})
