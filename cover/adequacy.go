@@ -82,12 +82,27 @@ func (a *adequacy) node(g *gameNode) int32 {
 	return id
 }
 
+// AdequacySupported refuses what Supported refuses and programs that
+// start threads on the way: the game of section 5 answers each of Eve's
+// threads with one of Adam's from a thread order fixed at the start,
+// where a thread started in round k+1 of hers would need a start in
+// round k or before in his, which the paper's game does not provide.
+func AdequacySupported(p *ir.Program) error {
+	if err := Supported(p); err != nil {
+		return err
+	}
+	if e := startsThreads(p); e != nil {
+		return &Unsupported{e.Pos, fmt.Sprintf("%q starts a thread on the way: the adequacy game (linear interfaces, section 5) takes the threads a run starts with (fixed counts and f=*)", e.Stmt)}
+	}
+	return nil
+}
+
 // Adequate reports whether the adequacy check holds at k: k rounds reach
 // every configuration that any number of rounds reaches, for every
-// number of threads. It takes what CheckRounds takes. Unknown comes with
-// the reason.
+// number of threads. It takes what AdequacySupported takes. Unknown
+// comes with the reason.
 func Adequate(ctx context.Context, p *ir.Program, k int, opts Options) (result.Verdict, string, error) {
-	if err := RoundsSupported(p); err != nil {
+	if err := AdequacySupported(p); err != nil {
 		return result.Unknown, "", err
 	}
 	sys, _ := newSystem(p)
@@ -113,7 +128,7 @@ func Adequate(ctx context.Context, p *ir.Program, k int, opts Options) (result.V
 			long.see(b)
 		}
 		for _, r := range []*rounds{long, short} {
-			if _, stopped := r.run(ctx, false); stopped != "" {
+			if _, stopped := r.run(ctx, nil); stopped != "" {
 				return result.Unknown, stopped, nil
 			}
 		}
@@ -189,7 +204,7 @@ func (a *adequacy) expand(id int32) {
 		answered := false
 		answer := func(x, in []int32) {
 			e := &entry{u: x, v: in}
-			a.short.apply(e, g.proc, func(y []int32, run []reachOut) {
+			a.short.apply(e, g.proc, nil, func(y []int32, run []reachOut) {
 				if run[k-1].l == g.local && y[k-1] == g.v[k] && a.coShort[a.short.key(&entry{stage: g.stage, n: g.n, u: x, v: y})] {
 					answered = true
 					a.link(id, &gameNode{eve: true, stage: g.stage, n: g.n, matched: true, started: true, u: g.u, v: g.v, x: x, y: y})
@@ -219,7 +234,7 @@ func (a *adequacy) expand(id int32) {
 		a.link(id, &next)
 	}
 	if grp.Unbounded || g.n < grp.Count {
-		a.long.apply(&entry{u: g.u, v: g.v}, grp.Proc, func(v []int32, run []reachOut) {
+		a.long.apply(&entry{u: g.u, v: g.v}, grp.Proc, nil, func(v []int32, run []reachOut) {
 			if !a.coLong[a.long.key(&entry{stage: g.stage, n: g.n + 1, u: g.u, v: v})] {
 				return // Eve cannot complete it
 			}

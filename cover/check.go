@@ -37,6 +37,9 @@ type Outcome struct {
 	Pairs    int // pairs the forward pass built
 	Elements int // minimal elements the backward search made
 	Rounds   int // backward steps until the fixpoint or the start
+	// Unmatched counts, for Unknown, the violations of the linear
+	// interfaces that the program's starts of threads do not match.
+	Unmatched int
 }
 
 // element is a minimal element of the set of configurations that can
@@ -170,7 +173,9 @@ func (b *backward) run(ctx context.Context, out *Outcome) *Outcome {
 			}
 		}
 	}
-	out.Verdict = result.Safe
+	if out.Stopped = b.cut(); out.Stopped == "" {
+		out.Verdict = result.Safe
+	}
 	return b.stats(out)
 }
 

@@ -81,6 +81,12 @@ void init() begin g := F; end
 void f() begin if (g) then ERROR: skip; fi end
 thread void w() begin g := T; end
 thread void v() begin f(); end`, "w=*,v=1", result.Unsafe, 2},
+		{"three started in one atomic section", strings.Replace(spawned, "%s", "atomic_begin; start_thread worker(); start_thread worker(); start_thread worker(); atomic_end;", 1), "", result.Unsafe, 4},
+		{"an atomic loop that starts threads", `
+decl x;
+void init() begin x := F; end
+void w() begin skip; end
+void main() begin atomic_begin; while (*) do start_thread w(); od atomic_end; assert(!x); end`, "", result.Unknown, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,6 +96,9 @@ thread void v() begin f(); end`, "w=*,v=1", result.Unsafe, 2},
 			}
 			if out.Verdict != c.want {
 				t.Fatalf("verdict %v, want %v (%+v)", out.Verdict, c.want, out)
+			}
+			if c.want == result.Unknown && !strings.Contains(out.Stopped, "atomic section") {
+				t.Errorf("unknown without the reason: %q", out.Stopped)
 			}
 			if c.want != result.Unsafe {
 				return
@@ -175,15 +184,67 @@ func TestCheckRounds(t *testing.T) {
 			if out.Verdict != c.want {
 				t.Fatalf("verdict %v, want %v", out.Verdict, c.want)
 			}
-			if c.want == result.Unsafe && (out.Threads != c.threadCount || len(out.Steps) == 0 || out.Rounds > c.k) {
+			if c.want == result.Unsafe && (c.threadCount >= 0 && out.Threads != c.threadCount || len(out.Steps) == 0 || out.Rounds > c.k) {
 				t.Errorf("witness: %d threads (want %d), %d steps, %d rounds", out.Threads, c.threadCount, len(out.Steps), out.Rounds)
 			}
 		})
 	}
-	_, err := CheckRounds(context.Background(), load(t, "void w() begin skip; end void main() begin while (*) do start_thread w(); od end", ""), 1, DefaultOptions())
+}
+
+// spawned counts the workers main starts (up to 3, in c0 and c1) and
+// fails when it sees three: main's check comes before the workers in
+// round 1, so it needs round 2; %s is how main starts them.
+const spawned = `
+decl c0, c1;
+void init() begin c0, c1 := F, F; end
+void worker() begin
+  if (!c0) then c0 := T; elsif (!c1) then c0, c1 := F, T; else c0 := T; fi
+end
+void main() begin
+  %s
+  assert(!(c0 & c1));
+end
+`
+
+// TestRoundsStartedThreads checks threads started on the way: placed at
+// the end of the order from the round they are started in, and a
+// violation that needs more starts than the program makes is not
+// reported (the interfaces do not count starts).
+func TestRoundsStartedThreads(t *testing.T) {
+	loop := strings.Replace(spawned, "%s", "while (*) do start_thread worker(); od", 1)
+	twice := strings.Replace(spawned, "%s", "start_thread worker(); start_thread worker();", 1)
+	cases := []struct {
+		name, src   string
+		k           int
+		want        result.Verdict
+		threadCount int
+	}{
+		{"checked before the workers run", loop, 1, result.Safe, 0},
+		{"checked in round 2", loop, 2, result.Unsafe, 4},
+		{"two workers only", twice, 2, result.Unknown, 0},
+		{"started in an atomic loop", strings.Replace(spawned, "%s", "atomic_begin; while (*) do start_thread worker(); od atomic_end;", 1), 2, result.Unsafe, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := CheckRounds(context.Background(), load(t, c.src, ""), c.k, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Verdict != c.want {
+				t.Fatalf("verdict %v (%s), want %v", out.Verdict, out.Stopped, c.want)
+			}
+			if c.want == result.Unsafe && (c.threadCount >= 0 && out.Threads != c.threadCount || len(out.Steps) == 0 || out.Rounds > c.k) {
+				t.Errorf("witness: %d threads (want %d), %d steps, %d rounds", out.Threads, c.threadCount, len(out.Steps), out.Rounds)
+			}
+			if c.want == result.Unknown && !strings.Contains(out.Stopped, "how often") {
+				t.Errorf("unknown without the reason: %q", out.Stopped)
+			}
+		})
+	}
+	_, _, err := Adequate(context.Background(), load(t, loop, ""), 1, DefaultOptions())
 	var un *Unsupported
 	if !errors.As(err, &un) || !strings.Contains(un.Reason, "starts a thread") {
-		t.Errorf("a program that starts threads: %v, want an Unsupported error", err)
+		t.Errorf("adequacy of a program that starts threads: %v, want an Unsupported error", err)
 	}
 }
 

@@ -35,8 +35,11 @@
 // wrapped initial composition that fails (rounds.go). The adequacy
 // check is the paper's game between a (k+1)-round and a k-round
 // execution built thread by thread, solved as an attractor over the
-// positions reachable from its starts (adequacy.go). Both take only
-// threads a run starts with, not threads started on the way.
+// positions reachable from its starts (adequacy.go). Threads started on
+// the way follow at the end of the order, from the round of their start;
+// the interfaces record which starts were made in each round, an
+// over-approximation whose violations are matched with the program's
+// starts (rounds.go). The game takes only the threads a run starts with.
 //
 // It imports ir and result only.
 package cover

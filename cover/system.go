@@ -112,17 +112,21 @@ type transition struct {
 	g, l     int32
 	g2, l2   int32
 	spawns   []int32
+	choices  []int32 // per spawn, the choice it was made from
 	path     []micro
 	fails    bool
 	failText string
 }
 
 // micro is one statement of a move with the states after it (before it,
-// for a failing statement) and the thread it starts, or -1.
+// for a failing statement) and the thread it starts, or -1, with the
+// thread states the statement could have started instead (choice, an
+// index in system.choices; locals not given by arguments are arbitrary).
 type micro struct {
-	edge  *ir.Edge
-	g, l  int32
-	spawn int32
+	edge   *ir.Edge
+	g, l   int32
+	spawn  int32
+	choice int32
 }
 
 // system is the thread-transition system, built as far as the forward
@@ -135,13 +139,29 @@ type system struct {
 	shareds []*shared
 	shareID map[string]int32
 	keyBuf  []byte
+	// choices are the sets of thread states one start could give the
+	// new thread, sorted, numbered by choiceID.
+	choices  [][]int32
+	choiceID map[string]int32
+	// manyStarts is a statement at which a move was cut because it
+	// started more than maxMoveStarts threads: a search that found no
+	// violation is then incomplete (cut).
+	manyStarts *ir.Edge
+}
+
+// cut is why a search over s that found no violation is incomplete, or "".
+func (s *system) cut() string {
+	if s.manyStarts == nil {
+		return ""
+	}
+	return fmt.Sprintf("a loop inside an atomic section starts more than %d threads in one move (%q at %s)", maxMoveStarts, s.manyStarts.Stmt, s.manyStarts.Pos)
 }
 
 func newSystem(p *ir.Program) (*system, error) {
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
-	return &system{prog: p, visible: ir.VisibleNodes(p), localID: map[string]int32{}, shareID: map[string]int32{}}, nil
+	return &system{prog: p, visible: ir.VisibleNodes(p), localID: map[string]int32{}, shareID: map[string]int32{}, choiceID: map[string]int32{}}, nil
 }
 
 func (s *system) localOf(l *local) int32 {
@@ -152,6 +172,11 @@ func (s *system) localOf(l *local) int32 {
 func (s *system) sharedOf(g *shared) int32 {
 	s.keyBuf = g.key(s.keyBuf[:0])
 	return intern(s.shareID, &s.shareds, s.keyBuf, g)
+}
+
+// choiceOf numbers a set of thread states a start could give.
+func (s *system) choiceOf(set []int32) int32 {
+	return intern(s.choiceID, &s.choices, []byte(setKey(set)), set)
 }
 
 // intern numbers v by its key: the number it got first, or the next.

@@ -53,7 +53,7 @@ func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
 				if m.edge.Kind == ir.Fork {
 					how = "forked"
 				}
-				threads = append(threads, thread{state: m.spawn, role: fmt.Sprintf("%s by thread %d at line %d", how, mover, m.edge.Pos.Line)})
+				threads = append(threads, thread{state: m.spawn, role: fmt.Sprintf("%s, %s by thread %d at line %d", f.locals[m.spawn].frames[0].proc.Name, how, mover, m.edge.Pos.Line)})
 			}
 		}
 		threads[mover].state = t.l2

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 
 // TestParameterizedDifferential runs random programs with any number of
 // t0 threads beside one t1 through coverability (every interleaving), the
-// linear interfaces at 1 and 2 rounds, and the explicit engine with 1 to 3 instances of t0 under the same questions:
+// linear interfaces at 1 and 2 rounds, and the explicit engine with 1 to
+// 4 instances of t0 under the same questions:
 // a proof for every count must hold for each count; a violation within k
 // rounds the explicit engine finds must not be proved absent; a
 // violation found must replay with its thread count (checkCoverability
@@ -68,7 +70,7 @@ func TestParameterizedDifferential(t *testing.T) {
 			}
 			tally[fmt.Sprintf("%d rounds %v", k, li[k].Verdict)]++
 		}
-		for n := 1; n <= 3; n++ {
+		for n := 1; n <= 4; n++ {
 			fixed := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Count: n}, {Name: "t1", Count: 1}}})
 			if ex := explicitRun(fixed, 0); ex.Verdict == result.Unsafe && cov.Verdict == result.Safe {
 				t.Errorf("%s: coverability proves every count safe, the explicit engine finds a violation with %d t0 threads\n%s", name, n, src)
@@ -139,5 +141,77 @@ func TestAdequacyDifferential(t *testing.T) {
 	t.Logf("%d programs: %d proofs by adequacy", seeds, proofs)
 	if proofs == 0 {
 		t.Error("no program was proved: the test checks nothing")
+	}
+}
+
+// TestStartedThreadsDifferential runs random programs whose main starts
+// threads on the way (in loops and once, between its own statements)
+// through the linear interfaces at 1 and 2 rounds and coverability, and
+// the explicit engine within the same rounds and up to 5 threads (main
+// and 4 started): a violation the explicit engine finds must be found
+// (and replays, by checkRounds) unless the interfaces say that their
+// violations start threads more often than the program does; "safe
+// within k rounds for every number of threads" must hold for the
+// explicit engine; coverability must not contradict the interfaces.
+func TestStartedThreadsDifferential(t *testing.T) {
+	t.Parallel()
+	seeds := 24
+	if testing.Short() {
+		seeds = 8
+	}
+	cfg := progen.DefaultConfig()
+	cfg.WithHelper, cfg.Spawner, cfg.ShortLoops = false, true, true
+	cfg.Stmts, cfg.Globals = 3, 2
+	o := Options{Bounds: Bounds{Switches: -1, Depth: 16, MaxThreads: 5, MaxStates: 2_000_000}}
+	tally := map[string]int{}
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		cfg.CounterBits = int(seed % 2)
+		src := progen.Generate(seed, cfg)
+		name := fmt.Sprintf("seed%d.bpl", seed)
+		p := load(t, name, src, ir.Options{})
+		if !p.ThreadsUnbounded() {
+			t.Fatalf("%s: main starts t0 in a loop, but the program is not parameterized\n%s", name, src)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		cov, err := checkCoverability(ctx, p, o)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		for k := 1; k <= 2; k++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			li, err := checkRounds(ctx, p, o, k)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %d rounds: %v\n%s", name, k, err, src)
+			}
+			key := fmt.Sprintf("%d rounds %v", k, li.Verdict)
+			if li.Verdict == result.Unknown && len(li.Limits) > 0 && strings.Contains(li.Limits[0].String(), "how often") {
+				key += " (unmatched)"
+			}
+			tally[key]++
+			opts := explicit.DefaultOptions()
+			opts.MaxStates, opts.Rounds, opts.MaxThreads = 50_000, k, 5
+			c, err := explicit.New(p, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+			ex := c.Run(ctx)
+			cancel()
+			tally[fmt.Sprintf("%d rounds: explicit %v", k, ex.Verdict)]++
+			switch {
+			case ex.Verdict == result.Unsafe && li.Verdict == result.Safe:
+				t.Errorf("%s: the explicit engine finds a violation within %d rounds and %d threads, the linear interfaces prove none\n%s", name, k, len(ex.Trace.Threads), src)
+			case ex.Verdict == result.Unsafe && li.Verdict == result.Unknown:
+				tally[fmt.Sprintf("%d rounds: violation missed", k)]++
+			case li.Verdict == result.Unsafe && cov.Verdict == result.Safe:
+				t.Errorf("%s: a violation within %d rounds, and a coverability proof\n%s", name, k, src)
+			}
+		}
+	}
+	t.Logf("%d programs: %v", seeds, tally)
+	if tally["2 rounds unsafe"] == 0 || tally["2 rounds safe"] == 0 || tally["2 rounds: explicit unsafe"] == 0 || tally["1 rounds: violation missed"]+tally["2 rounds: violation missed"] > seeds/8 {
+		t.Errorf("the linear interfaces should decide most programs, both ways, and miss few violations: %v", tally)
 	}
 }

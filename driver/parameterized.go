@@ -32,16 +32,15 @@ func parameterized(p *ir.Program, o Options, pin pins) bool {
 // proof holds a fortiori, and a violation it finds is searched for
 // within the bound with the threads it needs. The explicit engine runs
 // beside it within --max-threads: a violation it finds is a violation
-// for some number of threads. Where the threads all exist from the
-// start, the linear interfaces answer -k K exactly, and without a bound
-// try k = 1, 2, ... with the adequacy check.
+// for some number of threads. The linear interfaces answer -k K, and
+// without a bound try k = 1, 2, ... with the adequacy check where the
+// threads all exist from the start (proveByRounds).
 func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
-	coverErr, roundsErr := cover.Supported(p), cover.RoundsSupported(p)
+	coverErr := cover.Supported(p) // the linear interfaces take the same programs
 	_, bounded := contextBound(o.Bounds)
 	refused := func(err error) error {
-		var un *cover.Unsupported
-		if errors.As(err, &un) {
-			return &UsageError{fmt.Sprintf("%s:%s: %s", p.File, un.Pos, un.Reason)}
+		if un := (*cover.Unsupported)(nil); errors.As(err, &un) {
+			return &UsageError{placed(p, err)}
 		}
 		return err
 	}
@@ -52,7 +51,11 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 			})
 			return
 		}
-		pl.add("linear interfaces with adequacy", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+		name := "linear interfaces with adequacy"
+		if cover.AdequacySupported(p) != nil {
+			name = "linear interfaces" // k = 1, 2, ... without the game
+		}
+		pl.add(name, 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 			return proveByRounds(ctx, p, o)
 		})
 	}
@@ -63,8 +66,8 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 		return &UsageError{"--max-threads '*' asks about every number of threads, which only --engine coverability and --engine interfaces answer"}
 	case pin.engine == "coverability" && coverErr != nil:
 		return refused(coverErr)
-	case pin.engine == "interfaces" && roundsErr != nil:
-		return refused(roundsErr)
+	case pin.engine == "interfaces" && coverErr != nil:
+		return refused(coverErr)
 	case pin.engine == "interfaces" && o.Bounds.Switches >= 0:
 		return &UsageError{"--engine interfaces counts rounds (-k K), not context switches"}
 	case pin.engine == "interfaces":
@@ -77,9 +80,8 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 		// why not every number of threads.
 		pl.anyThreads = false
 		pl.Question = "a violation within " + o.Bounds.words()
-		var un *cover.Unsupported
-		if errors.As(coverErr, &un) {
-			pl.note = fmt.Sprintf("coverability, which asks about every number of threads, does not take this program (%s:%s: %s)", p.File, un.Pos, un.Reason)
+		if un := (*cover.Unsupported)(nil); errors.As(coverErr, &un) {
+			pl.note = fmt.Sprintf("coverability, which asks about every number of threads, does not take this program (%s)", placed(p, coverErr))
 		}
 		return nil
 	}
@@ -99,12 +101,21 @@ func (pl *Plan) parameterizedSafety(p *ir.Program, o Options, pin pins) error {
 		}
 		return res, err
 	})
-	if roundsErr == nil && (o.Bounds.Rounds > 0 || !bounded) {
+	if o.Bounds.Rounds > 0 || !bounded {
 		// Third: the explicit search within --max-threads usually ends
 		// soon (the thread bound), where the adequacy game may not.
 		interfaces()
 	}
 	return nil
+}
+
+// placed is err with the position in p of the construct a parameterized
+// engine does not take.
+func placed(p *ir.Program, err error) string {
+	if un := (*cover.Unsupported)(nil); errors.As(err, &un) {
+		return fmt.Sprintf("%s:%s: %s", p.File, un.Pos, un.Reason)
+	}
+	return err.Error()
 }
 
 // coverOptions bounds the parameterized engines' sets by --max-states,
@@ -203,9 +214,12 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 	case result.Safe:
 		return res, nil
 	case result.Unknown:
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			res.Limits = []result.Limit{result.Stopped(ctx, "linear interfaces")}
-		} else {
+		case out.Unmatched > 0:
+			res.Limits = []result.Limit{result.NewLimit(result.LimitUnmatched, "(%s)", out.Stopped)}
+		default:
 			res.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(%s)", out.Stopped)}
 		}
 		return res, nil
@@ -227,19 +241,36 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 // of threads by linear interfaces: k = 1, 2, ... rounds until a
 // violation within k rounds, or none and the adequacy check shows that
 // k rounds reach every reachable configuration (a proof), or the time
-// ends.
+// ends. Where threads start threads the game does not apply: it looks
+// for violations only.
 func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
 	last := &result.Result{Engine: "linear interfaces with adequacy", Verdict: result.Unknown, AnyThreads: true,
 		Bounds: "every interleaving, " + everyThreadCount}
+	noGame := cover.AdequacySupported(p)
+	if noGame != nil {
+		last.Engine = "linear interfaces"
+	}
+	var open *result.Result // the last round bound left open by violations that do not match
 	for k := 1; k <= MaxRounds; k++ {
 		res, err := checkRounds(ctx, p, o, k)
 		if err != nil || res.Verdict == result.Unsafe {
 			return res, err
 		}
 		if res.Verdict == result.Unknown {
+			if ctx.Err() == nil && len(res.Limits) == 1 && res.Limits[0].Kind == result.LimitUnmatched {
+				open = res // more rounds may find a violation that matches
+				continue
+			}
+			if last.K == 0 && open == nil {
+				return res, nil
+			}
+			last.Limits = res.Limits
 			break
 		}
-		last.K = k
+		last.K, open = k, nil
+		if noGame != nil {
+			continue
+		}
 		verdict, why, err := cover.Adequate(ctx, p, k, coverOptions(o))
 		if err != nil {
 			return nil, err
@@ -262,9 +293,20 @@ func proveByRounds(ctx context.Context, p *ir.Program, o Options) (*result.Resul
 	}
 	if ctx.Err() != nil {
 		last.Limits = []result.Limit{result.Stopped(ctx, fmt.Sprintf("linear interfaces after %s", result.Plural(last.K, "round")))}
-	} else if len(last.Limits) == 0 {
+	} else if len(last.Limits) == 0 && noGame == nil {
 		last.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(no adequacy up to %s)", result.Plural(last.K, "round"))}
+	} else if len(last.Limits) == 0 {
+		last.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(%s, no adequacy check)", result.Plural(last.K, "round"))}
 	}
-	last.Advice = fmt.Sprintf("safe within %s for every number of threads; more rounds or a longer --timeout", result.Plural(last.K, "round"))
+	if open != nil {
+		last.Limits = append(last.Limits, open.Limits...)
+	}
+	last.Advice = "more rounds or a longer --timeout"
+	if last.K > 0 {
+		last.Advice = fmt.Sprintf("safe within %s for every number of threads; %s", result.Plural(last.K, "round"), last.Advice)
+	}
+	if noGame != nil {
+		last.Advice += fmt.Sprintf("; the adequacy check, which proves every number of rounds, does not take this program (%s)", placed(p, noGame))
+	}
 	return last, nil
 }

@@ -56,6 +56,10 @@ const (
 	// LimitLongerStem: the livelock an engine found needs a longer stem
 	// than the one stated (a livelock within it may still exist).
 	LimitLongerStem
+	// LimitUnmatched: the violations the linear interfaces found start
+	// threads more often, or in another order, than the program does
+	// (the interfaces do not count starts).
+	LimitUnmatched
 )
 
 // limitRow is how a kind of limit is reported.
@@ -84,6 +88,8 @@ var limitTable = map[LimitKind]limitRow{
 	LimitStopped:    {"stopped", "stopped", true, "", ""},
 	LimitDeeper:     {"deeper", "violation deeper than the depth bound", true, "", ""},
 	LimitLongerStem: {"longer-stem", "livelock with a longer stem", true, "--engine explicit (or the default plan), which searches within the stated stem", ""},
+	LimitUnmatched: {"unmatched", "violations that start threads the program does not", true,
+		"--engine coverability, or the default plan, which count the threads a program starts", ""},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it

@@ -11,7 +11,8 @@ import (
 // threads on our two kernel/driver examples, method by method: the bug
 // needs three drivers (four threads in the trace), and mutual exclusion
 // holds for every number of drivers, by coverability and by the linear
-// interfaces with the adequacy check.
+// interfaces with the adequacy check; and on the worker pool, whose
+// workers main starts on the way: three are needed, from round 2.
 func TestParameterizedExamples(t *testing.T) {
 	const threads = "kernel=1,driver=*"
 	cases := []struct {
@@ -29,9 +30,18 @@ func TestParameterizedExamples(t *testing.T) {
 			[]string{"no violation within every interleaving, every number of threads (no violation within 2 rounds, and the adequacy check shows that 2 rounds reach every reachable configuration"}},
 		{[]string{"--engine", "interfaces", "-k", "3", "../../examples/drivers_exclusive.bpl"}, exitSafe,
 			[]string{"no violation within 3 round-robin rounds, every number of threads (linear interfaces"}},
+		{[]string{"--engine", "interfaces", "-k", "1", "../../examples/worker_pool.bpl"}, exitSafe,
+			[]string{"no violation within 1 round-robin round, every number of threads (linear interfaces"}},
+		{[]string{"--engine", "interfaces", "-k", "2", "../../examples/worker_pool.bpl"}, exitViolation,
+			[]string{"new thread worker#3", "within 2 round-robin rounds, 4 threads", "3: worker, started by thread 0 in round 1 at line 41"}},
+		{[]string{"--engine", "coverability", "../../examples/worker_pool.bpl"}, exitViolation,
+			[]string{"within every interleaving, 4 threads", "3: worker, started by thread 0 at line 41"}},
 	}
 	for _, c := range cases {
-		args := append([]string{"check", "--quiet", "--threads", threads}, c.args...)
+		args := append([]string{"check", "--quiet"}, c.args...)
+		if !strings.Contains(c.args[len(c.args)-1], "worker_pool") {
+			args = append([]string{"check", "--quiet", "--threads", threads}, c.args...)
+		}
 		var stdout, stderr bytes.Buffer
 		code := run(args, &stdout, &stderr)
 		out := stdout.String()

@@ -103,10 +103,10 @@ func seqCases(t *testing.T) []seqCase {
 			}
 			c := seqCase{path: path, line: exp.Line, want: exp.Verdict}
 			c.threads, _ = fl.GetString("threads")
-			if strings.Contains(c.threads, "=*") {
+			c.target, _ = fl.GetString("target")
+			if strings.Contains(c.threads, "=*") || loadWith(t, path, c.threads, c.target).ThreadsUnbounded() {
 				continue // every number of threads: no sequentialization
 			}
-			c.target, _ = fl.GetString("target")
 			c.depth, _ = fl.GetInt("depth")
 			switch {
 			case fl.Changed("rounds"):

@@ -67,6 +67,10 @@ type Config struct {
 	// (the folding of constant globals, ir.FoldConstantGlobals, decides
 	// those tests before any search where a write surely came first).
 	Flags int
+	// Spawner makes the thread functions plain functions that main, the
+	// only thread at the start, starts on the way: in loops, once, and
+	// between statements of its own.
+	Spawner bool
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -173,7 +177,11 @@ func Generate(seed int64, cfg Config) string {
 		lateThread = g.r.Intn(cfg.Threads)
 	}
 	for t := 0; t < cfg.Threads; t++ {
-		g.printf("\nthread void t%d() begin\n", t)
+		if cfg.Spawner {
+			g.printf("\nvoid t%d() begin\n", t)
+		} else {
+			g.printf("\nthread void t%d() begin\n", t)
+		}
 		var ls []string
 		for i := 0; i < cfg.Locals; i++ {
 			ls = append(ls, fmt.Sprintf("l%d", i))
@@ -200,7 +208,33 @@ func Generate(seed int64, cfg Config) string {
 		}
 		g.printf("end\n")
 	}
+	if cfg.Spawner {
+		g.spawner()
+	}
 	return g.b.String()
+}
+
+// spawner writes main, which starts the threads: a loop that starts t0
+// (so that any number can run), then starts in loops or once, between
+// statements of its own.
+func (g *gen) spawner() {
+	g.printf("\nvoid main() begin\n")
+	if g.cfg.ShortLoops {
+		g.printf("  decl k0, k1;\n")
+	}
+	g.printf("  while (*) do start_thread t0(); od\n")
+	for range 3 {
+		t := g.r.Intn(g.cfg.Threads)
+		switch g.r.Intn(3) {
+		case 0:
+			g.printf("  while (*) do start_thread t%d(); od\n", t)
+		case 1:
+			g.printf("  start_thread t%d();\n", t)
+		default:
+			g.stmts(1, "  ", nil)
+		}
+	}
+	g.printf("end\n")
 }
 
 func (g *gen) printf(format string, args ...any) { fmt.Fprintf(&g.b, format, args...) }
