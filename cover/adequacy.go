@@ -82,17 +82,21 @@ func (a *adequacy) node(g *gameNode) int32 {
 	return id
 }
 
-// AdequacySupported refuses what Supported refuses and programs that
-// start threads on the way: the game of section 5 answers each of Eve's
-// threads with one of Adam's from a thread order fixed at the start,
-// where a thread started in round k+1 of hers would need a start in
-// round k or before in his, which the paper's game does not provide.
+// AdequacySupported refuses what Supported refuses, recursive threads
+// (Theorem 2) and programs that start threads on the way: the game of
+// section 5 answers each of Eve's threads with one of Adam's from a
+// thread order fixed at the start, where a thread started in round k+1
+// of hers would need a start in round k or before in his, which the
+// paper's game does not provide.
 func AdequacySupported(p *ir.Program) error {
 	if err := Supported(p); err != nil {
 		return err
 	}
 	if e := startsThreads(p); e != nil {
 		return &Unsupported{e.Pos, fmt.Sprintf("%q starts a thread on the way: the adequacy game (linear interfaces, section 5) takes the threads a run starts with (fixed counts and f=*)", e.Stmt)}
+	}
+	if e := recursiveCall(p); e != nil {
+		return &Unsupported{e.Pos, fmt.Sprintf("%s is recursive (the call %q closes a cycle): the adequacy game (linear interfaces, Theorem 2) needs finitely many thread states", e.Callee.Name, e.Stmt)}
 	}
 	return nil
 }
@@ -105,7 +109,7 @@ func Adequate(ctx context.Context, p *ir.Program, k int, opts Options) (result.V
 	if err := AdequacySupported(p); err != nil {
 		return result.Unknown, "", err
 	}
-	sys, _ := newSystem(p)
+	sys, _ := newSystem(p, 0)
 	f := &forward{system: sys}
 	reachable := f.reachableShared(ctx, opts.MaxPairs)
 	switch {

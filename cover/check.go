@@ -15,10 +15,13 @@ type Options struct {
 	// pass builds; MaxElements the minimal elements the backward search
 	// keeps. Reaching either ends the check without a verdict.
 	MaxPairs, MaxElements int
+	// Depth bounds the frames of a thread where threads recurse: calls
+	// beyond it are cut, and an answer then holds within it.
+	Depth int
 }
 
 // DefaultOptions fit in a few hundred megabytes.
-func DefaultOptions() Options { return Options{MaxPairs: 2_000_000, MaxElements: 2_000_000} }
+func DefaultOptions() Options { return Options{MaxPairs: 2_000_000, MaxElements: 2_000_000, Depth: 16} }
 
 // Outcome is what a check found.
 type Outcome struct {
@@ -40,6 +43,9 @@ type Outcome struct {
 	// Unmatched counts, for Unknown, the violations of the linear
 	// interfaces that the program's starts of threads do not match.
 	Unmatched int
+	// Deeper says, for Unknown, that no violation was found within the
+	// call depth (Options.Depth) and some call would have gone beyond it.
+	Deeper bool
 }
 
 // element is a minimal element of the set of configurations that can
@@ -59,7 +65,7 @@ type element struct {
 // reaches a violation. The program's threads must not recurse and must
 // not broadcast (an *Unsupported error says which construct).
 func Check(ctx context.Context, p *ir.Program, opts Options) (*Outcome, error) {
-	sys, err := newSystem(p)
+	sys, err := newSystem(p, opts.Depth)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +179,7 @@ func (b *backward) run(ctx context.Context, out *Outcome) *Outcome {
 			}
 		}
 	}
-	if out.Stopped = b.cut(); out.Stopped == "" {
+	if out.Stopped, out.Deeper = b.cut(); out.Stopped == "" {
 		out.Verdict = result.Safe
 	}
 	return b.stats(out)

@@ -119,9 +119,6 @@ void main() begin
   l, l$ := T, F;
   w: assert(l);
 end`, "broadcast"},
-		{"recursion", `
-thread void w() begin f(); end
-void f() begin if (*) then f(); fi end`, "recursive"},
 	}
 	for _, c := range cases {
 		_, err := Check(context.Background(), load(t, c.src, ""), DefaultOptions())
@@ -129,6 +126,63 @@ void f() begin if (*) then f(); fi end`, "recursive"},
 		if !errors.As(err, &un) || !strings.Contains(un.Reason, c.want) || un.Pos.Line == 0 {
 			t.Errorf("%s: got %v, want an Unsupported error saying %q with a position", c.name, err, c.want)
 		}
+	}
+}
+
+// deepCounter fails in f's fourth activation, counted in c0 and c1
+// across all threads: one thread alone needs 5 frames (w and four of
+// f), four threads need 2 each.
+const deepCounter = `
+decl c0, c1;
+void init() begin c0, c1 := F, F; end
+void f() begin
+  if (c0 & c1) then assert(F); fi
+  if (!c0) then c0 := T; elsif (!c1) then c0, c1 := F, T; else c0 := T; fi
+  if (*) then f(); fi
+end
+thread void w() begin f(); end
+`
+
+// TestRecursionWithinDepth checks recursive threads: thread states are
+// cut at the call depth, a violation within it is found, and an answer
+// without one says that calls went deeper.
+func TestRecursionWithinDepth(t *testing.T) {
+	cases := []struct {
+		threads       string
+		depth         int
+		want          result.Verdict
+		threadCount   int
+		rounds        bool
+		deeper        bool
+		witnessFrames int
+	}{
+		{"w=1", 4, result.Unknown, 0, false, true, 0},
+		{"w=1", 5, result.Unsafe, 1, false, false, 5},
+		{"w=*", 2, result.Unsafe, 4, false, false, 2},
+		{"w=1", 4, result.Unknown, 0, true, true, 0},
+		{"w=1", 5, result.Unsafe, 1, true, false, 5},
+		{"w=*", 2, result.Unsafe, 4, true, false, 2},
+	}
+	for _, c := range cases {
+		opts := DefaultOptions()
+		opts.Depth = c.depth
+		p := load(t, deepCounter, c.threads)
+		out, err := Check(context.Background(), p, opts)
+		if c.rounds {
+			out, err = CheckRounds(context.Background(), p, 1, opts)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Verdict != c.want || out.Deeper != c.deeper || c.want == result.Unsafe && (out.Threads != c.threadCount || out.Depth != c.witnessFrames) {
+			t.Errorf("%s, depth %d, rounds %v: %v (deeper %v, %d threads, %d frames; %s), want %v (deeper %v, %d threads, %d frames)",
+				c.threads, c.depth, c.rounds, out.Verdict, out.Deeper, out.Threads, out.Depth, out.Stopped, c.want, c.deeper, c.threadCount, c.witnessFrames)
+		}
+	}
+	_, _, err := Adequate(context.Background(), load(t, deepCounter, "w=*"), 1, DefaultOptions())
+	var un *Unsupported
+	if !errors.As(err, &un) || !strings.Contains(un.Reason, "recursive") || un.Pos.Line == 0 {
+		t.Errorf("adequacy of recursive threads: %v, want an Unsupported error saying recursive, with a position", err)
 	}
 }
 

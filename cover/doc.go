@@ -24,8 +24,10 @@
 // A violation comes back as a schedule of statements with the number of
 // threads it needs; the driver replays it on the explicit interpreter
 // with that count before it is shown. Broadcast assignments (Boom's
-// `x$`) and recursive threads are refused: the first is not a thread
-// step of this system, the second makes the thread states infinite.
+// `x$`) are refused: they are not a thread step of this system.
+// Recursion makes the thread states infinite: recursive threads are
+// cut at a call depth (Options.Depth), and an answer without a
+// violation says whether a call went deeper (Outcome.Deeper).
 //
 // Linear interfaces (La Torre, Madhusudan and Parlato, "Model-checking
 // parameterized concurrent programs using linear interfaces", sections

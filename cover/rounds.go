@@ -190,7 +190,7 @@ func CheckRounds(ctx context.Context, p *ir.Program, k int, opts Options) (*Outc
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
-	sys, _ := newSystem(p)
+	sys, _ := newSystem(p, opts.Depth)
 	f := &forward{system: sys}
 	out := &Outcome{Verdict: result.Unknown}
 	reachable := f.reachableShared(ctx, opts.MaxPairs)
@@ -220,10 +220,10 @@ func CheckRounds(ctx context.Context, p *ir.Program, k int, opts Options) (*Outc
 		out.Unmatched = unmatched
 		out.Stopped = fmt.Sprintf("%s that the interfaces found start threads more often, or in another order, than the program does (the interfaces record which starts were made in each round, not how often)",
 			result.Plural(unmatched, "violation"))
-	case r.cut() != "":
-		out.Stopped = r.cut()
 	default:
-		out.Verdict = result.Safe
+		if out.Stopped, out.Deeper = r.cut(); out.Stopped == "" {
+			out.Verdict = result.Safe
+		}
 	}
 	return r.stats(out), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/result"
 )
 
 // Unsupported is a program this method does not take, with the construct
@@ -147,21 +148,36 @@ type system struct {
 	// started more than maxMoveStarts threads: a search that found no
 	// violation is then incomplete (cut).
 	manyStarts *ir.Edge
+	// depth bounds the frames of a thread in a recursive program (0:
+	// none); deepCall is a call that would have gone beyond it.
+	depth    int
+	deepCall *ir.Edge
 }
 
-// cut is why a search over s that found no violation is incomplete, or "".
-func (s *system) cut() string {
-	if s.manyStarts == nil {
-		return ""
+// cut is why a search over s that found no violation is incomplete, or
+// "", and whether the call depth cut it (then the search covered every
+// execution within the depth).
+func (s *system) cut() (why string, deeper bool) {
+	switch {
+	case s.manyStarts != nil:
+		return fmt.Sprintf("a loop inside an atomic section starts more than %d threads in one move (%q at %s)", maxMoveStarts, s.manyStarts.Stmt, s.manyStarts.Pos), false
+	case s.deepCall != nil:
+		return fmt.Sprintf("%q at %s calls beyond %s", s.deepCall.Stmt, s.deepCall.Pos, result.Plural(s.depth, "frame")), true
 	}
-	return fmt.Sprintf("a loop inside an atomic section starts more than %d threads in one move (%q at %s)", maxMoveStarts, s.manyStarts.Stmt, s.manyStarts.Pos)
+	return "", false
 }
 
-func newSystem(p *ir.Program) (*system, error) {
+// newSystem is p's thread-transition system; a recursive program's
+// thread states have at most depth frames.
+func newSystem(p *ir.Program, depth int) (*system, error) {
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
-	return &system{prog: p, visible: ir.VisibleNodes(p), localID: map[string]int32{}, shareID: map[string]int32{}, choiceID: map[string]int32{}}, nil
+	s := &system{prog: p, visible: ir.VisibleNodes(p), localID: map[string]int32{}, shareID: map[string]int32{}, choiceID: map[string]int32{}}
+	if recursiveCall(p) != nil {
+		s.depth = max(depth, 1)
+	}
+	return s, nil
 }
 
 func (s *system) localOf(l *local) int32 {
@@ -190,8 +206,8 @@ func intern[T any](ids map[string]int32, items *[]T, key []byte, v T) int32 {
 	return id
 }
 
-// Supported refuses, with an *Unsupported error, broadcasts, more than
-// 64 locks and recursion among the procedures a thread or init can run.
+// Supported refuses, with an *Unsupported error, broadcasts and more
+// than 64 locks.
 func Supported(p *ir.Program) error {
 	if len(p.Locks) > 64 {
 		return &Unsupported{p.Locks[64].Pos, "more than 64 locks"}
@@ -205,15 +221,20 @@ func Supported(p *ir.Program) error {
 			return &Unsupported{e.Pos, fmt.Sprintf("the broadcast assignment %q (x$, a copy of a local in every other thread) is not a thread step; coverability does not take it", e.Stmt)}
 		}
 	}
-	// A depth-first search of the call graph finds a cycle.
+	return nil
+}
+
+// recursiveCall is a call that closes a cycle of calls among the
+// procedures a thread or init can run, or nil.
+func recursiveCall(p *ir.Program) *ir.Edge {
 	const (
 		unseen = iota
 		open
 		done
 	)
 	mark := make([]int, len(p.Procs))
-	var visit func(pr *ir.Proc) error
-	visit = func(pr *ir.Proc) error {
+	var visit func(pr *ir.Proc) *ir.Edge
+	visit = func(pr *ir.Proc) *ir.Edge {
 		mark[pr.Index] = open
 		for _, n := range pr.Nodes {
 			for _, e := range n.Out {
@@ -223,11 +244,11 @@ func Supported(p *ir.Program) error {
 				switch mark[e.Callee.Index] {
 				case open:
 					if !e.Spawn {
-						return &Unsupported{e.Pos, fmt.Sprintf("%s is recursive (the call %q closes a cycle): coverability needs finitely many thread states", e.Callee.Name, e.Stmt)}
+						return e
 					}
 				case unseen:
-					if err := visit(e.Callee); err != nil {
-						return err
+					if rec := visit(e.Callee); rec != nil {
+						return rec
 					}
 				}
 			}
@@ -244,8 +265,8 @@ func Supported(p *ir.Program) error {
 	}
 	for _, r := range roots {
 		if mark[r.Index] == unseen {
-			if err := visit(r); err != nil {
-				return err
+			if rec := visit(r); rec != nil {
+				return rec
 			}
 		}
 	}
@@ -445,6 +466,10 @@ func (s *system) step(g *shared, l *local, e *ir.Edge, emit func(outcome)) {
 					g2, l2 := advance()
 					s.finish(e, g2, l2, &local{frames: []frame{f}}, emit)
 				})
+				return
+			}
+			if s.depth > 0 && len(l.frames) >= s.depth {
+				s.deepCall = e // beyond the call depth: cut
 				return
 			}
 			entryFrames(e.Callee, e.ID, vals, func(f frame) {

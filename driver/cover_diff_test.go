@@ -215,3 +215,68 @@ func TestStartedThreadsDifferential(t *testing.T) {
 		t.Errorf("the linear interfaces should decide most programs, both ways, and miss few violations: %v", tally)
 	}
 }
+
+// TestRecursiveThreadsDifferential runs random programs whose threads
+// call a recursive function, with any number of t0 beside one t1,
+// through coverability and the linear interfaces at 1 and 2 rounds
+// within 4 frames, and the explicit engine within the same depth with 1
+// to 3 instances of t0: a violation within the depth that the explicit
+// engine finds must be found (and replays), and an answer without one
+// may say that calls went deeper, never "safe" unless no call did.
+func TestRecursiveThreadsDifferential(t *testing.T) {
+	t.Parallel()
+	seeds := 12
+	if testing.Short() {
+		seeds = 4
+	}
+	cfg := progen.DefaultConfig()
+	cfg.WithHelper, cfg.Recursive = false, true
+	cfg.Stmts, cfg.Globals = 3, 2
+	const depth = 4
+	o := Options{Bounds: Bounds{Switches: -1, Depth: depth, MaxThreads: 4, MaxStates: 2_000_000}, DepthStated: true}
+	tally := map[string]int{}
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		src := progen.Generate(seed, cfg)
+		name := fmt.Sprintf("seed%d.bpl", seed)
+		any := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Unbounded: true}, {Name: "t1", Count: 1}}})
+		answers := map[int]*result.Result{} // by rounds; 0: every interleaving
+		for k := 0; k <= 2; k++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			var res *result.Result
+			var err error
+			if k == 0 {
+				res, err = checkCoverability(ctx, any, o)
+			} else {
+				res, err = checkRounds(ctx, any, o, k)
+			}
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %d rounds: %v\n%s", name, k, err, src)
+			}
+			answers[k] = res
+			tally[fmt.Sprintf("%d rounds %v, depth hit %v", k, res.Verdict, res.DepthHit())]++
+		}
+		for n := 1; n <= 3; n++ {
+			fixed := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Count: n}, {Name: "t1", Count: 1}}})
+			for k := 0; k <= 2; k++ {
+				opts := explicit.DefaultOptions()
+				opts.MaxStates, opts.Rounds, opts.Depth = 50_000, k, depth
+				c, err := explicit.New(fixed, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				ex := c.Run(ctx)
+				cancel()
+				if got := answers[k]; ex.Verdict == result.Unsafe && got.Verdict != result.Unsafe && (got.Verdict == result.Safe || got.DepthHit()) {
+					t.Errorf("%s: the explicit engine finds a violation within %d rounds (0: any), %d frames and %d t0 threads; the parameterized engine says %v %v\n%s",
+						name, k, depth, n, got.Verdict, got.Limits, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d programs: %v", seeds, tally)
+	if tally["0 rounds unsafe, depth hit false"] == 0 {
+		t.Errorf("no violation found: the test checks little: %v", tally)
+	}
+}

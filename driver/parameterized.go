@@ -119,12 +119,42 @@ func placed(p *ir.Program, err error) string {
 }
 
 // coverOptions bounds the parameterized engines' sets by --max-states,
-// which their "state limit" answers advise raising.
+// which their "state limit" answers advise raising, and recursive
+// threads by the call depth.
 func coverOptions(o Options) cover.Options {
-	if o.Bounds.MaxStates <= 0 {
-		return cover.DefaultOptions()
+	opts := cover.DefaultOptions()
+	if o.Bounds.MaxStates > 0 {
+		opts.MaxPairs, opts.MaxElements = o.Bounds.MaxStates, o.Bounds.MaxStates
 	}
-	return cover.Options{MaxPairs: o.Bounds.MaxStates, MaxElements: o.Bounds.MaxStates}
+	if o.Bounds.Depth > 0 {
+		opts.Depth = o.Bounds.Depth
+	}
+	return opts
+}
+
+// coverOpen is the limit of a parameterized engine's open answer.
+func coverOpen(ctx context.Context, out *cover.Outcome, o Options, engine string) result.Limit {
+	switch {
+	case ctx.Err() != nil:
+		return result.Stopped(ctx, engine)
+	case out.Deeper:
+		return result.NewLimit(result.LimitDepth, "(call depth %d: %s)", coverOptions(o).Depth, out.Stopped)
+	case out.Unmatched > 0:
+		return result.NewLimit(result.LimitUnmatched, "(%s)", out.Stopped)
+	}
+	return result.NewLimit(result.LimitStates, "(%s)", out.Stopped)
+}
+
+// tooDeep is the answer to a violation that needs more frames than the
+// call depth the user stated (threads that do not recurse are not cut
+// at the depth), or nil.
+func tooDeep(out *cover.Outcome, o Options, res *result.Result) *result.Result {
+	if !o.DepthStated || out.Depth <= o.Bounds.Depth {
+		return nil
+	}
+	res.Verdict = result.Unknown
+	res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs %s, the call depth is %d)", result.Plural(out.Depth, "frame"), o.Bounds.Depth)}
+	return res
 }
 
 // checkCoverability runs the coverability engine and has its violation
@@ -134,7 +164,7 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 	if err != nil {
 		return nil, err
 	}
-	res := &result.Result{Engine: "coverability", Verdict: out.Verdict, AnyDepth: true, AnyThreads: true, Method: "coverability",
+	res := &result.Result{Engine: "coverability", Verdict: out.Verdict, AnyDepth: !out.Deeper, AnyThreads: true, Method: "coverability",
 		Bounds: "every interleaving, " + everyThreadCount,
 		Stats:  fmt.Sprintf("%d thread states beside shared states, %d minimal elements", out.Pairs, out.Elements)}
 	bd, bounded := contextBound(o.Bounds)
@@ -146,13 +176,15 @@ func checkCoverability(ctx context.Context, p *ir.Program, o Options) (*result.R
 		}
 		return res, nil
 	case result.Unknown:
-		kind := result.LimitStates
 		if ctx.Err() != nil {
 			return &result.Result{Engine: res.Engine, Verdict: result.Unknown, Bounds: res.Bounds, Stats: res.Stats,
 				Limits: []result.Limit{result.Stopped(ctx, "coverability")}}, nil
 		}
-		res.Limits = []result.Limit{result.NewLimit(kind, "(%s)", out.Stopped)}
+		res.Limits = []result.Limit{coverOpen(ctx, out, o, "coverability")}
 		return res, nil
+	}
+	if r := tooDeep(out, o, res); r != nil {
+		return r, nil
 	}
 	eo := o.Bounds.explicitOptions()
 	eo.MaxThreads = max(out.Threads, 1)
@@ -206,7 +238,7 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 	if err != nil {
 		return nil, err
 	}
-	res := &result.Result{Engine: "linear interfaces", Verdict: out.Verdict, AnyDepth: true, AnyThreads: true,
+	res := &result.Result{Engine: "linear interfaces", Verdict: out.Verdict, AnyDepth: !out.Deeper, AnyThreads: true,
 		Method: "linear interfaces", K: k,
 		Bounds: fmt.Sprintf("%s, %s", result.Plural(k, "round-robin round"), everyThreadCount),
 		Stats:  fmt.Sprintf("%d linear interfaces", out.Elements)}
@@ -214,15 +246,11 @@ func checkRounds(ctx context.Context, p *ir.Program, o Options, k int) (*result.
 	case result.Safe:
 		return res, nil
 	case result.Unknown:
-		switch {
-		case ctx.Err() != nil:
-			res.Limits = []result.Limit{result.Stopped(ctx, "linear interfaces")}
-		case out.Unmatched > 0:
-			res.Limits = []result.Limit{result.NewLimit(result.LimitUnmatched, "(%s)", out.Stopped)}
-		default:
-			res.Limits = []result.Limit{result.NewLimit(result.LimitStates, "(%s)", out.Stopped)}
-		}
+		res.Limits = []result.Limit{coverOpen(ctx, out, o, "linear interfaces")}
 		return res, nil
+	}
+	if r := tooDeep(out, o, res); r != nil {
+		return r, nil
 	}
 	eo := o.Bounds.explicitOptions()
 	eo.MaxThreads, eo.Depth = max(out.Threads, 1), max(eo.Depth, out.Depth)
