@@ -97,6 +97,8 @@ type Bounds struct {
 	// NoReduction makes the explicit engine explore a context switch
 	// before every step (explicit.Options).
 	NoReduction bool
+	// NoSymmetry turns the explicit engine's symmetry reduction off.
+	NoSymmetry bool
 	// GetafixSwitches asks Getafix's narrower question: a thread is
 	// left only where Getafix would (ir.GetafixSwitchNodes).
 	GetafixSwitches bool
@@ -108,11 +110,11 @@ func DefaultBounds() Bounds { return boundsOf(explicit.DefaultOptions()) }
 // boundsOf and explicitOptions convert between Bounds and the explicit
 // engine's options, which are the same but for its timeout.
 func boundsOf(o explicit.Options) Bounds {
-	return Bounds{Switches: o.Switches, Rounds: o.Rounds, Depth: o.Depth, MaxThreads: o.MaxThreads, MaxStates: o.MaxStates, NoReduction: o.NoReduction, GetafixSwitches: o.GetafixSwitches}
+	return Bounds{Switches: o.Switches, Rounds: o.Rounds, Depth: o.Depth, MaxThreads: o.MaxThreads, MaxStates: o.MaxStates, NoReduction: o.NoReduction, NoSymmetry: o.NoSymmetry, GetafixSwitches: o.GetafixSwitches}
 }
 
 func (b Bounds) explicitOptions() explicit.Options {
-	return explicit.Options{Switches: b.Switches, Rounds: b.Rounds, Depth: b.Depth, MaxThreads: b.MaxThreads, MaxStates: b.MaxStates, NoReduction: b.NoReduction, GetafixSwitches: b.GetafixSwitches}
+	return explicit.Options{Switches: b.Switches, Rounds: b.Rounds, Depth: b.Depth, MaxThreads: b.MaxThreads, MaxStates: b.MaxStates, NoReduction: b.NoReduction, NoSymmetry: b.NoSymmetry, GetafixSwitches: b.GetafixSwitches}
 }
 
 // UsageError is a request that cannot be carried out as asked.

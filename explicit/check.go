@@ -33,6 +33,10 @@ type Options struct {
 	// context bound and turns the reduction off (a move would pass the
 	// points).
 	GetafixSwitches bool
+	// NoSymmetry keeps states that differ only by a permutation of the
+	// instances of a thread group apart (see symmetry); for
+	// cross-checking the reduction.
+	NoSymmetry bool
 }
 
 // GetafixWords name the narrower question of Options.GetafixSwitches in
@@ -105,6 +109,9 @@ type Checker struct {
 	sink   func(s *state, rec stepRec)
 	quiet  bool
 	replay *replayPath // Replay: the states replayed
+	// sym, when set, reduces the search by the symmetry of the thread
+	// instances (Run sets it where the question is symmetric).
+	sym *symmetry
 	// allWrites makes traces show every value a step writes: the livelock
 	// search's states are concrete from the start, so a write that keeps
 	// a value would not show as a change, where the lazy search's would.
@@ -224,6 +231,9 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 	}
 	res := &result.Result{Engine: "explicit", Bounds: c.Bounds()}
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
+	if !c.opts.NoSymmetry && c.opts.Rounds == 0 && c.switchAt == nil {
+		c.sym = newSymmetry(c.instanceCounts())
+	}
 	limit := c.search(ctx)
 	res.States = c.states.len()
 	res.Elapsed = time.Since(start)
@@ -330,6 +340,9 @@ func (c *Checker) halted() bool { return c.stopping() || c.full() }
 // add records s, reached from c.cur by rec at cost at, unless it is known
 // at a cost no higher.
 func (c *Checker) add(s *state, rec stepRec, at cost) {
+	if c.sym != nil {
+		s, _ = c.sym.canonical(s)
+	}
 	c.keyBuf = s.key(c.keyBuf[:0])
 	id, added := c.states.insert(c.keyBuf)
 	if !added {
@@ -367,21 +380,12 @@ func (c *Checker) initialStates() []*state {
 func (c *Checker) startThreads(s *state, rec stepRec) []*state {
 	s.init = false
 	s.threads = nil
-	fixed, open := 0, 0
-	for _, spec := range c.prog.Threads {
-		if spec.Unbounded {
-			open++
-		} else {
-			fixed += spec.Count
-		}
-	}
-	for _, spec := range c.prog.Threads {
-		n := spec.Count
+	for i, n := range c.instanceCounts() {
+		spec := c.prog.Threads[i]
 		if spec.Unbounded {
 			c.threadHit = true // the check covers only some of the counts
-			n = max(1, (c.opts.MaxThreads-fixed)/open)
 		}
-		for i := 0; i < n; i++ {
+		for range n {
 			s.threads = append(s.threads, thread{entry: spec.Proc, frames: []frame{newFrame(spec.Proc, -1, nil)}})
 		}
 	}
@@ -393,6 +397,29 @@ func (c *Checker) startThreads(s *state, rec stepRec) []*state {
 	out := c.enforce([]*state{s}, all)
 	c.checkLabels(out, all, rec)
 	return out
+}
+
+// instanceCounts is how many instances of each group of the thread order
+// the search starts: a fixed group's count, and an open group's share of
+// --max-threads.
+func (c *Checker) instanceCounts() []int {
+	fixed, open := 0, 0
+	for _, spec := range c.prog.Threads {
+		if spec.Unbounded {
+			open++
+		} else {
+			fixed += spec.Count
+		}
+	}
+	var counts []int
+	for _, spec := range c.prog.Threads {
+		n := spec.Count
+		if spec.Unbounded {
+			n = max(1, (c.opts.MaxThreads-fixed)/open)
+		}
+		counts = append(counts, n)
+	}
+	return counts
 }
 
 // enforce keeps the refinements of states whose listed threads satisfy

@@ -98,17 +98,23 @@ func (s *state) key(buf []byte) []byte {
 		buf = binary.AppendUvarint(buf, uint64(h+1))
 	}
 	buf = binary.AppendUvarint(buf, uint64(len(s.threads)))
-	for _, t := range s.threads {
-		buf = binary.AppendUvarint(buf, uint64(t.entry.Index))
-		buf = binary.AppendUvarint(buf, boolBit(t.atomic))
-		buf = binary.AppendUvarint(buf, uint64(len(t.frames)))
-		for _, f := range t.frames {
-			buf = binary.AppendUvarint(buf, uint64(f.proc.Index))
-			buf = binary.AppendUvarint(buf, uint64(f.pc))
-			buf = binary.AppendUvarint(buf, uint64(f.call+1))
-			buf = binary.AppendUvarint(buf, boolBit(f.atomic))
-			buf = appendValues(buf, f.locals)
-		}
+	for i := range s.threads {
+		buf = s.threads[i].key(buf)
+	}
+	return buf
+}
+
+// key serializes t as part of its state's key.
+func (t *thread) key(buf []byte) []byte {
+	buf = binary.AppendUvarint(buf, uint64(t.entry.Index))
+	buf = binary.AppendUvarint(buf, boolBit(t.atomic))
+	buf = binary.AppendUvarint(buf, uint64(len(t.frames)))
+	for _, f := range t.frames {
+		buf = binary.AppendUvarint(buf, uint64(f.proc.Index))
+		buf = binary.AppendUvarint(buf, uint64(f.pc))
+		buf = binary.AppendUvarint(buf, uint64(f.call+1))
+		buf = binary.AppendUvarint(buf, boolBit(f.atomic))
+		buf = appendValues(buf, f.locals)
 	}
 	return buf
 }

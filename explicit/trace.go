@@ -70,6 +70,8 @@ func (c *Checker) violationPath() path {
 		ids = append(ids, id)
 	}
 	var p path
+	var bounds []boundary // where the canonical states renumber the threads
+	var from *state       // the state the next move starts from
 	for i := len(ids) - 1; i >= 0; i-- {
 		id := ids[i]
 		if c.replay != nil {
@@ -78,10 +80,17 @@ func (c *Checker) violationPath() path {
 		}
 		s := decode(c.prog, c.states.key(id))
 		if len(p.states) > 0 {
-			c.addMove(&p, recs[id], s)
+			end := c.addMove(&p, from, recs[id], s)
+			if c.sym != nil {
+				if _, perm := c.sym.canonical(end); perm != nil {
+					bounds = append(bounds, boundary{at: len(p.states) - 1, perm: perm})
+				}
+			}
+			from = s
 			continue
 		}
 		p.add(s, recs[id])
+		from = s
 	}
 	var within []*moveState
 	for m := v.via; m != nil && m.prev != nil; m = m.prev {
@@ -93,29 +102,37 @@ func (c *Checker) violationPath() path {
 	if len(p.states) == 0 || v.rec.kind != recStart {
 		p.add(v.final.clone(), v.rec)
 	}
+	if bounds != nil {
+		p.unpermute(bounds)
+	}
 	return p
 }
 
 // addMove appends to p the steps of the move by which the search reached
-// to from p's last state, whose last step is last. The search keeps no
-// state within a move, so the move is made again to find them.
-func (c *Checker) addMove(p *path, last stepRec, to *state) {
-	from := p.states[len(p.states)-1]
+// to from from, whose last step is last, and returns the move's end as
+// the search made it (to, or with symmetry a state whose canonical one
+// is to). The search keeps no state within a move, so the move is made
+// again to find them.
+func (c *Checker) addMove(p *path, from *state, last stepRec, to *state) *state {
 	t := int(last.thread)
 	if bounded := c.opts.Rounds > 0 || c.opts.Switches >= 0; bounded && !from.init && from.cur != t {
 		from = c.switchTo(from, t)
 	}
 	top := from.threads[t].top()
-	if !c.reduce || from.init || c.visible[top.proc.Index][top.pc] {
+	if c.sym == nil && (!c.reduce || from.init || c.visible[top.proc.Index][top.pc]) {
 		p.add(to, last) // a move of one step
-		return
+		return to
 	}
 	want := string(to.key(nil))
 	var found []*moveState // the states within the move, then its end
 	defer c.restoreSink(c.sink, c.quiet)
 	c.quiet = true
 	c.sink = func(s *state, rec stepRec) {
-		if found != nil || rec != last || string(s.key(nil)) != want {
+		canon := s
+		if c.sym != nil {
+			canon, _ = c.sym.canonical(s)
+		}
+		if found != nil || rec != last || string(canon.key(nil)) != want {
 			return
 		}
 		found = []*moveState{{s: s, rec: rec}}
@@ -131,6 +148,7 @@ func (c *Checker) addMove(p *path, last stepRec, to *state) {
 	for i := len(found) - 1; i >= 0; i-- {
 		p.add(found[i].s.clone(), found[i].rec)
 	}
+	return found[0].s
 }
 
 // restoreSink ends making steps again for a trace.

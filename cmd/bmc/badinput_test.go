@@ -738,6 +738,12 @@ var badInputCases = []badInputCase{
 		sub:  "--no-reduction does not go with --lasso",
 	},
 	{
+		name: "--lasso with --no-symmetry",
+		prog: threadProg,
+		args: []string{"check", "--lasso", "1,1", "--no-symmetry", "{file}"},
+		sub:  "--no-symmetry does not go with --lasso",
+	},
+	{
 		name: "--switch-points unknown",
 		prog: threadProg,
 		args: []string{"check", "-k", "2", "--switch-points", "spin", "{file}"},

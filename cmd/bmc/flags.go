@@ -107,6 +107,7 @@ var (
 	explicitOnly = []struct{ flag, why string }{
 		{"max-states", "it limits the states of the explicit engine, and the bmc engine stores none"},
 		{"no-reduction", "the partial-order reduction is the explicit engine's"},
+		{"no-symmetry", "the symmetry reduction is the explicit engine's"},
 	}
 )
 
@@ -143,6 +144,8 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 		return usageErr("%s: --max-states must be at least 1, got %d", cmd, f.maxStates)
 	case f.switchAt == "getafix" && fl.Changed("no-reduction"):
 		return usageErr("%s: --no-reduction does not go with --switch-points getafix: that search takes one step at a time already", cmd)
+	case fl.Changed("no-symmetry") && (fl.Changed("rounds") || f.switchAt == "getafix"):
+		return usageErr("%s: --no-symmetry does not go with -k or --switch-points getafix: they order the thread instances, so the search does not reduce by symmetry there", cmd)
 	}
 	if err := f.limits.validate(cmd); err != nil {
 		return err
@@ -218,6 +221,7 @@ func (f *checkFlags) validateLasso(fl *pflag.FlagSet) error {
 		{"rounds", "the lasso's rounds are its stem and loop"},
 		{"switches", "the lasso is bounded by rounds, its stem and loop"},
 		{"no-reduction", "the livelock search considers a context switch before every step"},
+		{"no-symmetry", "the livelock search runs round-robin rounds, which order the thread instances"},
 		{"switch-points", "Getafix's switch points are asked for safety only"},
 		{"max-threads", "the livelock search takes programs with a fixed set of threads"},
 	} {

@@ -34,6 +34,8 @@ func TestCheckFlagMatrix(t *testing.T) {
 		{[]string{"--engine", "bmc", "--no-reduction"}, seqProg, []string{"--no-reduction", "--engine bmc", "partial-order reduction"}},
 		{[]string{"--seq", "eager", "-k", "1", "--max-states", "100"}, threadProg, []string{"--max-states", "--seq eager, which selects the bmc engine"}},
 		{[]string{"--seq", "lazy", "-k", "1", "--no-reduction"}, threadProg, []string{"--no-reduction", "--seq lazy"}},
+		{[]string{"--engine", "bmc", "--switches", "1", "--no-symmetry"}, threadProg, []string{"--no-symmetry", "--engine bmc", "symmetry reduction"}},
+		{[]string{"--engine", "explicit", "-k", "1", "--no-symmetry"}, threadProg, []string{"--no-symmetry", "-k", "order the thread instances"}},
 		{[]string{"--engine", "bmc", "--switches", "1", "--max-threads", "2"}, threadProg, []string{"--max-threads", "--engine bmc", "sequentializations"}},
 		{[]string{"--seq", "lazy", "--switches", "1", "--max-threads", "2"}, threadProg, []string{"--max-threads", "--seq lazy"}},
 		{[]string{"--seq", "direct", "-k", "1", "--frames"}, threadProg, []string{"--frames", "--seq direct", "frame by frame"}},
@@ -48,6 +50,7 @@ func TestCheckFlagMatrix(t *testing.T) {
 		{[]string{"--engine", "coverability", "--threads", "a=*"}, threadProg, nil},
 		// Combinations that an engine reads in full.
 		{[]string{"--engine", "explicit", "--max-states", "1000", "--no-reduction", "--max-threads", "2", "--switches", "1"}, threadProg, nil},
+		{[]string{"--engine", "explicit", "--no-symmetry", "--switches", "1"}, threadProg, nil},
 		{[]string{"--engine", "bmc", "--solver", "gini", "--max-steps", "10", "--frames", "--seq", "eager", "-k", "1"}, threadProg, nil},
 		{[]string{"--seq", "direct", "-k", "1", "--max-threads", "2", "--max-steps", "20"}, threadProg, nil},
 		{[]string{"--engine", "bmc", "--solver", "gini", "--max-steps", "5", "--frames"}, seqProg, nil},

@@ -279,6 +279,7 @@ type checkFlags struct {
 	json        bool
 	limits      limitFlags
 	noReduction bool
+	noSymmetry  bool
 	switchAt    string // --switch-points: any or getafix
 	seq         string
 	lasso       string // --lasso k1,k2: the livelock search
@@ -342,6 +343,7 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
+	fl.BoolVar(&f.noSymmetry, "no-symmetry", false, "explicit engine: keep states that differ only by a permutation of a thread group's instances apart (cross-checks the symmetry reduction)")
 	fl.StringVar(&f.switchAt, "switch-points", "any", "where a thread may be switched out: any (before any step outside an atomic section) or getafix (only where Getafix places switches: before shared accesses, while its flag, the first global, is false; its narrower question, to compare verdicts with it; explicit engine and --seq product, with -k or --switches)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
 	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: the fairness the loop must meet: strong, weak or none")
@@ -379,7 +381,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"), DepthStated: fl.Changed("depth"), SolverStated: fl.Changed("solver"),
 			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates, NoReduction: f.noReduction,
-				GetafixSwitches: f.switchAt == "getafix"},
+				NoSymmetry: f.noSymmetry, GetafixSwitches: f.switchAt == "getafix"},
 			Cores: f.cores, Command: withoutTraceFlags(command)}
 		if !f.quiet {
 			o.Progress = stderr

@@ -1,0 +1,82 @@
+package explicit
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"bmc/internal/progen"
+	"bmc/ir"
+	"bmc/result"
+)
+
+// TestSymmetryAgreesOnRandomPrograms compares the search reduced by the
+// symmetry of replicated threads with the plain one on random programs
+// with two or three instances of t0 (and two of t1 in every third),
+// with the partial-order reduction (and without it, in every fourth), in
+// every scheduling mode: a
+// violation must be found by both or by neither, with the same cost
+// (the reduced search keeps one state per orbit, and a cheapest
+// violation's cost is the same in every state of an orbit); the
+// reduced search's trace must replay on the program as written; and the
+// reduction must store fewer states somewhere, or it reduces nothing.
+func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
+	t.Parallel()
+	seeds := 16
+	if testing.Short() {
+		seeds = 6
+	}
+	unsafe, total, fewer := 0, 0, 0
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Stmts = 4
+		if seed%2 == 0 {
+			cfg.ShortLoops, cfg.CounterBits = true, 2
+		}
+		src := progen.Generate(seed, cfg)
+		threads := []ir.ThreadCount{{Name: "t0", Count: 2 + int(seed%2)}, {Name: "t1", Count: 1 + int(seed%3/2)}}
+		p := loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{Threads: threads})
+		for _, sc := range schedules {
+			modes := []bool{false}
+			if seed%4 == 0 {
+				modes = append(modes, true)
+			}
+			for _, noReduction := range modes {
+				opts := DefaultOptions()
+				opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 30_000
+				opts.NoReduction = noReduction
+				plain := opts
+				plain.NoSymmetry = true
+				c, err := New(p, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, b := c.Run(context.Background()), runExplicit(t, p, plain)
+				if a.Incomplete() || b.Incomplete() {
+					continue
+				}
+				total++
+				if a.States < b.States {
+					fewer++
+				}
+				if a.Verdict != b.Verdict {
+					t.Fatalf("seed %d, %s, no reduction %v: with symmetry %s, without %s\n%s", seed, sc.name, noReduction, a.Verdict, b.Verdict, src)
+				}
+				if a.Verdict != result.Unsafe {
+					continue
+				}
+				unsafe++
+				if len(a.Trace.Steps) != len(b.Trace.Steps) {
+					t.Errorf("seed %d, %s: a trace of %d lines with symmetry, %d without", seed, sc.name, len(a.Trace.Steps), len(b.Trace.Steps))
+				}
+				if _, err := Replay(p, opts, modelSteps(c)); err != nil {
+					t.Fatalf("seed %d, %s, no reduction %v: the trace found with symmetry does not replay: %v\n%s", seed, sc.name, noReduction, err, src)
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d (program, schedule) pairs unsafe; %d with fewer states", unsafe, total, fewer)
+	if unsafe == 0 || unsafe == total || fewer == 0 {
+		t.Fatalf("%d of %d pairs unsafe, %d reduced: want both outcomes and some reduction", unsafe, total, fewer)
+	}
+}
