@@ -56,14 +56,20 @@ func (a *adequacy) key(g *gameNode) string {
 	if g.stage < len(groups) && groups[g.stage].Unbounded {
 		n = 0
 	}
-	buf := fmt.Appendf(nil, "%v/%d/%d/%v/%v/%d/", g.eve, g.stage, n, g.matched, g.started, g.local)
-	if g.proc != nil {
-		buf = fmt.Appendf(buf, "%d/", g.proc.Index)
-	}
-	for _, part := range [][]int32{g.u, g.v, {-9}, g.x, g.y} {
-		for _, x := range part {
-			buf = append(buf, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+	bit := func(b bool) int32 {
+		if b {
+			return 1
 		}
+		return 0
+	}
+	proc := int32(-1)
+	if g.proc != nil {
+		proc = int32(g.proc.Index)
+	}
+	buf := appendInts(nil, bit(g.eve), int32(g.stage), int32(n), bit(g.matched), bit(g.started), g.local, proc)
+	for _, part := range [][]int32{g.u, g.v, g.x, g.y} {
+		buf = appendInts(buf, int32(len(part)))
+		buf = appendInts(buf, part...)
 	}
 	return string(buf)
 }

@@ -2,6 +2,7 @@ package cover
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -101,15 +102,22 @@ func (r *rounds) key(e *entry) string {
 	if e.stage < len(r.prog.Threads) && r.prog.Threads[e.stage].Unbounded {
 		n = 0 // any number: the count is not part of the state
 	}
-	buf := fmt.Appendf(nil, "%d/%d/%d/", e.stage, n, e.at)
-	for _, x := range slices.Concat(e.u, e.v) {
-		buf = append(buf, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
-	}
+	buf := appendInts(nil, int32(e.stage), int32(n), int32(e.at))
+	buf = appendInts(buf, e.u...)
+	buf = appendInts(buf, e.v...)
 	for _, set := range e.pending {
-		buf = append(buf, '/')
-		buf = append(buf, setKey(set)...)
+		buf = appendInts(buf, int32(len(set)))
+		buf = appendInts(buf, set...)
 	}
 	return string(buf)
+}
+
+// appendInts appends xs to a key, each as a varint.
+func appendInts(buf []byte, xs ...int32) []byte {
+	for _, x := range xs {
+		buf = binary.AppendVarint(buf, int64(x))
+	}
+	return buf
 }
 
 // setKey encodes a set of states as a map key.
@@ -441,10 +449,12 @@ func (r *rounds) wrapped(e *entry) bool {
 // proc after e's block, with the thread's contexts; from says how a
 // thread started on the way begins (nil: a thread of the start).
 func (r *rounds) apply(e *entry, proc *ir.Proc, from *newcomer, emit func([]int32, []reachOut)) {
-	key := fmt.Sprint(proc.Index, e.u[0], e.v)
+	buf := appendInts(nil, int32(proc.Index), e.u[0])
+	buf = appendInts(buf, e.v...)
 	if from != nil {
-		key += fmt.Sprint("/", from.round, from.state)
+		buf = appendInts(buf, int32(from.round), from.state)
 	}
+	key := string(buf)
 	outs, ok := r.applied[key]
 	if !ok {
 		outs = r.outcomes(e.u[0], e.v, proc, from)
@@ -481,12 +491,15 @@ func (r *rounds) outcomes(u0 int32, in []int32, proc *ir.Proc, from *newcomer) [
 		if j == r.k && !r.keepLocal {
 			local = 0 // where it ends does not matter
 		}
-		key := fmt.Sprint(j, local, v[:j])
+		buf := appendInts(nil, int32(j), local)
+		buf = appendInts(buf, v[:j]...)
 		if r.spawns {
 			for _, o := range run[:j] {
-				key += "/" + setKey(o.spawned)
+				buf = appendInts(buf, int32(len(o.spawned)))
+				buf = appendInts(buf, o.spawned...)
 			}
 		}
+		key := string(buf)
 		if seen[key] {
 			return
 		}
