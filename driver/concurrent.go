@@ -154,7 +154,7 @@ func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string,
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
 			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
 		}
-		return bmcDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads})
+		return bmcDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads, NoSymmetry: o.Bounds.NoSymmetry})
 	}
 	sp, err := translation(method)(ctx, q, bd)
 	switch {

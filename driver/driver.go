@@ -97,7 +97,8 @@ type Bounds struct {
 	// NoReduction makes the explicit engine explore a context switch
 	// before every step (explicit.Options).
 	NoReduction bool
-	// NoSymmetry turns the explicit engine's symmetry reduction off.
+	// NoSymmetry turns the symmetry reduction off: the explicit
+	// engine's and the interleaving product's symmetry breaking.
 	NoSymmetry bool
 	// GetafixSwitches asks Getafix's narrower question: a thread is
 	// left only where Getafix would (ir.GetafixSwitchNodes).

@@ -379,7 +379,7 @@ func proveProduct(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {
 			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
 		}}
-	res, err := bmcDirect(ctx, encoded(p, false, progress), s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads})
+	res, err := bmcDirect(ctx, encoded(p, false, progress), s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads, NoSymmetry: o.Bounds.NoSymmetry})
 	if res != nil {
 		res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
 		res.Engine += ", direct interleaving product"

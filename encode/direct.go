@@ -71,6 +71,9 @@ type DirectOptions struct {
 	// Base, with Rounds, starts the system at BASE instead of at init
 	// (base.go; DirectBase).
 	Base *BaseOptions
+	// NoSymmetry drops the symmetry-breaking constraint (see
+	// breakSymmetry); for cross-checking it.
+	NoSymmetry bool
 }
 
 // direct is the transition system of a concurrent program: the machine
@@ -601,7 +604,35 @@ func (d *direct) schedule() ts.Lit {
 		d.set(d.started, upd, ts.True)
 		d.setAll(d.count, upd, d.bitsInc(d.count, sw))
 	}
-	return legal
+	return s.And(legal, d.breakSymmetry(upd))
+}
+
+// breakSymmetry is the condition that, within each group of the thread
+// order with two instances or more (f=N), an instance takes its first
+// step only after the one before it has taken its first (upd: the step
+// is taken and is not init's). The instances of a group run the same
+// code from the same start, so renaming them in the order of their first
+// steps maps every execution to one that meets the condition, with the
+// same steps, switches and failures: the condition keeps every verdict
+// and every shortest violation's length. Round-robin rounds order the
+// instances, so it applies to every interleaving and --switches only
+// (docs/SEMANTICS.md, "Symmetry of replicated threads").
+func (d *direct) breakSymmetry(upd ts.Lit) ts.Lit {
+	if d.opts.NoSymmetry || d.opts.Rounds > 0 || d.lasso != nil || d.opts.Base != nil {
+		return ts.True
+	}
+	s := d.sys
+	ok := ts.True
+	lo := 0
+	for _, g := range d.prog.Threads {
+		for t := lo; t+1 < lo+g.Count; t++ {
+			moved := s.NewLatch(fmt.Sprintf("t%d.moved", t), ts.Init0)
+			d.set(moved, s.And(upd, d.isT[t]), ts.True)
+			ok = s.And(ok, s.Implies(d.isT[t+1], moved))
+		}
+		lo += g.Count
+	}
+	return ok
 }
 
 // handOn turns the writes to the view into writes to the scheduled

@@ -107,7 +107,7 @@ var (
 	explicitOnly = []struct{ flag, why string }{
 		{"max-states", "it limits the states of the explicit engine, and the bmc engine stores none"},
 		{"no-reduction", "the partial-order reduction is the explicit engine's"},
-		{"no-symmetry", "the symmetry reduction is the explicit engine's"},
+		{"no-symmetry", "the symmetry reduction is the explicit engine's and the interleaving product's (--seq direct)"},
 	}
 )
 
@@ -165,7 +165,7 @@ func (f *checkFlags) validate(fl *pflag.FlagSet) error {
 		}
 	case "bmc":
 		for _, o := range explicitOnly {
-			if fl.Changed(o.flag) {
+			if fl.Changed(o.flag) && !(o.flag == "no-symmetry" && f.seq == "direct") {
 				return usageErr("%s: --%s does not go with %s: %s", cmd, o.flag, chosenBy, o.why)
 			}
 		}

@@ -51,6 +51,7 @@ func TestCheckFlagMatrix(t *testing.T) {
 		// Combinations that an engine reads in full.
 		{[]string{"--engine", "explicit", "--max-states", "1000", "--no-reduction", "--max-threads", "2", "--switches", "1"}, threadProg, nil},
 		{[]string{"--engine", "explicit", "--no-symmetry", "--switches", "1"}, threadProg, nil},
+		{[]string{"--seq", "direct", "--no-symmetry", "--switches", "1"}, threadProg, nil},
 		{[]string{"--engine", "bmc", "--solver", "gini", "--max-steps", "10", "--frames", "--seq", "eager", "-k", "1"}, threadProg, nil},
 		{[]string{"--seq", "direct", "-k", "1", "--max-threads", "2", "--max-steps", "20"}, threadProg, nil},
 		{[]string{"--engine", "bmc", "--solver", "gini", "--max-steps", "5", "--frames"}, seqProg, nil},
