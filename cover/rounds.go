@@ -154,20 +154,6 @@ func union(a, b []int32) []int32 {
 	return out
 }
 
-// grown is pending with the starts a thread's contexts (run) made.
-func grown(pending [][]int32, run []reachOut) [][]int32 {
-	out := pending
-	for j, o := range run {
-		if u := union(pending[j], o.spawned); len(u) != len(pending[j]) {
-			if &out[0] == &pending[0] {
-				out = slices.Clone(pending)
-			}
-			out[j] = u
-		}
-	}
-	return out
-}
-
 // add records e, made from the interface from (nil for a start).
 func (r *rounds) add(from, e *entry) {
 	k := r.key(e)
@@ -316,12 +302,22 @@ func (r *rounds) placeStarted(e *entry) {
 	}
 }
 
-// grown is e's pending starts with those of one more thread's contexts.
+// grown is e's pending starts with those that one more thread's
+// contexts (run) made; e's own when they add none, as entries share them.
 func (r *rounds) grown(e *entry, run []reachOut) [][]int32 {
 	if !r.spawns {
 		return nil
 	}
-	return grown(e.pending, run)
+	out, copied := e.pending, false
+	for j, o := range run {
+		if u := union(e.pending[j], o.spawned); len(u) != len(e.pending[j]) {
+			if !copied {
+				out, copied = slices.Clone(e.pending), true
+			}
+			out[j] = u
+		}
+	}
+	return out
 }
 
 // coreachable are the keys of the interfaces from which a wrapped
