@@ -385,7 +385,7 @@ func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *res
 	}
 	tr, err := replay(steps)
 	if err != nil {
-		return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %v", res.Engine, k, err)
+		return nil, fmt.Errorf("internal error: the %s counterexample at bound %d does not replay on the explicit interpreter: %w", res.Engine, k, err)
 	}
 	res.Verdict, res.Trace = result.Unsafe, tr
 	if m.Longest() > 0 {

@@ -31,13 +31,15 @@
 //     raced with PDR;
 //   - concurrent.go: BMC on a concurrent program, the context bounds
 //     deepened one at a time;
-//   - prove.go: the proof engines and certificates;
+//   - prove.go: the proof engines and certificates, and the bounded
+//     question answered for every interleaving by reachability;
 //   - amplify.go: K-induction with amplification (Alg. 1 of its paper:
 //     the base case, the inductive case from BASE, their re-checks);
 //   - summary.go: the summary engine (Horn clauses, our Spacer or Z3's)
 //     that decides recursive programs at every call depth;
-//   - lasso.go, lasso_direct.go: livelocks by the lasso translation and
-//     on the interleaving product;
+//   - lasso.go, lasso_direct.go, lasso_cycles.go: livelocks by the
+//     lasso translation, on the interleaving product, and by its fair
+//     cycles (none on any interleaving);
 //   - stutter.go: the idle steps left out before encoding;
 //   - encoding.go: the system (or the Horn clauses) bmc export writes;
 //   - compare.go: bmc compare;

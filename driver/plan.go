@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -300,10 +301,19 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		if encode.Supported(p, encode.KindDirect, b.Depth) == nil {
 			pl.add(proofEngine("auto")+"+"+o.Solver+", direct interleaving product", 1, 0,
 				func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-					return proveProduct(ctx, p, o, progress)
+					return proveProduct(ctx, p, o, progress, nil)
 				})
 		}
 		return nil
+	}
+	if !o.SolverStated && !o.StepsStated && encode.BaseSupported(p) == nil {
+		// Every interleaving on decision diagrams: a program safe on all
+		// of them is safe within the bound, and symbolic reachability
+		// decides the wide ones that the searches within the bound do not
+		// (docs/BENCHMARKS.md, "Reachability on decision diagrams").
+		pl.add("reachability+bdd, every interleaving", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+			return checkEveryInterleaving(ctx, p, o, progress)
+		})
 	}
 	if !o.SolverStated && !o.StepsStated && encode.ProductTakes(p) == nil {
 		// Reachability over the product of the threads' states on
@@ -485,7 +495,7 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	if method == "" {
 		method = "pdr"
 	}
-	name := proofEngine(method) + "+" + o.Solver
+	name := proofName(method, o.Solver)
 	race := pin.method == "" && pin.seq == "" && o.Proof.Certificate == nil
 	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
 	// A recursive program is proved at every call depth by its summaries;
@@ -546,8 +556,22 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 			return &UsageError{err.Error()}
 		}
 		pl.add(name+", direct interleaving product", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return proveProduct(ctx, p, o, progress)
+			return proveProduct(ctx, p, o, progress, nil)
 		})
+	}
+	if race && !sequential && !bounded && encode.BaseSupported(p) == nil {
+		// Reachability on decision diagrams proves the interleaving
+		// product of every example faster than PDR (docs/BENCHMARKS.md,
+		// "Reachability on decision diagrams"): it starts beside the
+		// exhaustive search, and PDR waits for a free core.
+		o := o
+		o.Proof.Method = "reach"
+		reach := Candidate{Name: proofName("reach", o.Solver) + ", direct interleaving product", Cores: 1,
+			run: func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+				return proveProduct(ctx, p, o, progress, nil)
+			}}
+		pl.Candidates = slices.Insert(pl.Candidates, proofIdx, reach)
+		proofIdx++
 	}
 	if race && !sequential && !bounded && encode.BaseSupported(p) == nil {
 		// K-induction with amplification (decision diagrams) proves
@@ -736,6 +760,15 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		explicitCandidate()
 		if lb.Fairness == result.NoFairness {
 			direct()
+		}
+		if encode.BaseSupported(p) == nil {
+			// No fair cycle on any interleaving is no livelock within
+			// any bound: the fixpoint on decision diagrams proves it
+			// where the searches within the bound do not end (the
+			// ordered philosophers from N = 6 at --lasso 2,2).
+			pl.add("fair cycles+bdd, every interleaving", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
+				return cycleLivelock(ctx, p, o, lb, progress)
+			})
 		}
 		if p.Recursive() {
 			keyframes()

@@ -162,6 +162,21 @@ func (d *direct) roundsLeftAtBase() ts.Lit {
 
 // envelope builds the condition on the first state (see Base.Envelope).
 func (d *direct) envelope(reachedOnly bool) ts.Lit {
+	env := d.stacks(reachedOnly)
+	for _, own := range d.owns {
+		for t := range own {
+			for u := t + 1; u < len(own); u++ {
+				env = d.sys.And(env, d.sys.And(own[t], own[u]).Not())
+			}
+		}
+	}
+	return env
+}
+
+// stacks is the envelope's condition on the threads: each thread's
+// stack one the control-flow graph reaches from its entry (with
+// reachedOnly; else any), its atomic mode one the marks allow.
+func (d *direct) stacks(reachedOnly bool) ts.Lit {
 	s, p := d.sys, d.prog
 	reached := map[*ir.Proc][]bool{}
 	for _, pr := range p.Procs {
@@ -226,13 +241,6 @@ func (d *direct) envelope(reachedOnly bool) ts.Lit {
 			stacks = s.Or(stacks, st)
 		}
 		env = s.And(env, stacks)
-	}
-	for _, own := range d.owns {
-		for t := range own {
-			for u := t + 1; u < len(own); u++ {
-				env = s.And(env, s.And(own[t], own[u]).Not())
-			}
-		}
 	}
 	return env
 }

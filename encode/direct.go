@@ -702,6 +702,92 @@ func (d *direct) startEnforced() ts.Lit {
 
 func (d *direct) System() *ts.System { return d.sys }
 
+// Scheduler are the inputs that choose the thread of a step
+// (Scheduled).
+func (d *direct) Scheduler() []ts.Lit { return d.sched }
+
+// ProgramCounters are the latches of each thread's program counter in
+// its top frame (Scheduled): the scheduler's inputs choose thread t
+// with the value t.
+func (d *direct) ProgramCounters() [][]ts.Lit {
+	out := make([][]ts.Lit, len(d.tpc))
+	for t := range d.tpc {
+		out[t] = d.tpc[t][0]
+	}
+	return out
+}
+
+// Enabled are, by thread, the condition that it can step (Scheduled):
+// it has started and not terminated, and does not wait in acquire on a
+// held lock (docs/SEMANTICS.md, "Livelocks": a thread that is not
+// blocked).
+func (d *direct) Enabled() []ts.Lit {
+	out := make([]ts.Lit, len(d.tpc))
+	for t := range d.tpc {
+		alive := d.sys.And(d.threadAt(t, pcEmpty).Not(), d.threadAt(t, pcDone).Not())
+		out[t] = d.sys.And(alive, d.blocked(t).Not())
+	}
+	return out
+}
+
+// Recurring are, by thread, the condition that it stands where a cycle
+// of its own steps can pass (ir.Program.Recurring: on a loop of its
+// control flow), which holds at every state of a cycle of the product
+// on which it steps (Scheduled).
+func (d *direct) Recurring() []ts.Lit {
+	rec := d.prog.Recurring()
+	out := make([]ts.Lit, len(d.tpc))
+	for t := range d.tpc {
+		out[t] = ts.False
+		for _, b := range d.lay.blocks {
+			if rec[b.Proc][b.Head] {
+				out[t] = d.sys.Or(out[t], d.threadAt(t, b.PC))
+			}
+		}
+	}
+	return out
+}
+
+// Waiting are, by thread, the condition that it stands where it cannot
+// step unless a lock is free (at a node whose every edge acquires one)
+// or has terminated or not started: where a thread can be blocked at
+// some time without a step of its own (Scheduled).
+func (d *direct) Waiting() []ts.Lit {
+	out := make([]ts.Lit, len(d.tpc))
+	for t := range d.tpc {
+		out[t] = d.sys.Or(d.threadAt(t, pcEmpty), d.threadAt(t, pcDone))
+		for _, b := range d.lay.blocks {
+			edges := b.Proc.Nodes[b.Head].Out
+			acquires := len(edges) > 0
+			for _, e := range edges {
+				acquires = acquires && e.Kind == ir.Acquire
+			}
+			if acquires {
+				out[t] = d.sys.Or(out[t], d.threadAt(t, b.PC))
+			}
+		}
+	}
+	return out
+}
+
+// Terminated is the condition that every thread has terminated, where
+// the product's step moves no thread (Scheduled).
+func (d *direct) Terminated() ts.Lit { return d.done }
+
+// Care is part of DirectCare's condition (init runs, or every thread's
+// stack is one its entry reaches and its atomic mode one the marks
+// allow) where DirectCare takes the program and the system is the plain
+// product; else ts.True. It leaves out DirectCare's "each lock has one
+// holder at most": on diagrams that condition links every thread's
+// holder bits of every lock, and a thread's step took 100,000 nodes
+// within it (8 dining philosophers) where it takes 1,000 without.
+func (d *direct) Care() ts.Lit {
+	if d.lasso != nil || d.opts.Base != nil || BaseSupported(d.prog) != nil {
+		return ts.True
+	}
+	return d.sys.Or(d.initing, d.stacks(true))
+}
+
 func (d *direct) Limits() []int { return []int{PropOverflow, PropThreadBound} }
 
 func (d *direct) Running() ts.Lit { return d.done.Not() }

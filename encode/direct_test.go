@@ -440,12 +440,12 @@ func TestDirectUnsupported(t *testing.T) {
 func TestDirectSymmetry(t *testing.T) {
 	t.Parallel()
 	const depth, bound = 3, 10
-	programs := 8
+	seeds := []int64{1, 2, 3, 4, 5, 6, 7, 8}
 	if testing.Short() {
-		programs = 3
+		seeds = []int64{1, 2, 6} // seed 6 has a violation
 	}
 	counts := map[string]int{}
-	for seed := int64(1); seed <= int64(programs); seed++ {
+	for _, seed := range seeds {
 		cfg := progen.DefaultConfig()
 		cfg.Stmts = 4
 		src := progen.Generate(seed, cfg)

@@ -217,9 +217,9 @@ func (l *lasso) finish(d *direct, legal, ok0 ts.Lit) {
 			s.SetNext(ran, s.And(l.cut.Not(), s.Or(ran, d.isT[t])))
 			blk := s.NewLatch(fmt.Sprintf("lasso.t%d.blocked", t), ts.Init0)
 			if l.o.Fairness == result.StrongFairness {
-				s.SetNext(blk, s.Or(l.cut, s.And(blk, l.blocked(d, t))))
+				s.SetNext(blk, s.Or(l.cut, s.And(blk, d.blocked(t))))
 			} else {
-				s.SetNext(blk, s.And(l.cut.Not(), s.Or(blk, l.blocked(d, t))))
+				s.SetNext(blk, s.And(l.cut.Not(), s.Or(blk, d.blocked(t))))
 			}
 			fair = s.And(fair, s.Ors(ran, blk, d.threadAt(t, pcDone)))
 		}
@@ -370,7 +370,7 @@ func (l *lasso) slotUsed(d *direct, pc []ts.Lit, k int) ts.Lit {
 // holds. Such nodes are block heads wherever it matters: with two
 // threads or more, acquires are visible and visible nodes are heads;
 // with one, the loop's step is the thread's own.
-func (l *lasso) blocked(d *direct, t int) ts.Lit {
+func (d *direct) blocked(t int) ts.Lit {
 	s := d.sys
 	out := ts.False
 	for _, b := range d.lay.blocks {

@@ -36,6 +36,28 @@ type Model interface {
 	Steps(values func(i int) []bool, k int) ([]result.ReplayStep, error)
 }
 
+// Scheduled is a Model whose steps are one thread's each: the
+// interleaving product (Direct), whose Scheduler inputs choose the
+// thread, so that a step splits into one per thread. Care holds in
+// every state a path from an initial state passes (ts.True where
+// nothing is known). ProgramCounters, Enabled (the thread can step:
+// started, not terminated, not waiting on a held lock), Recurring (it
+// stands where a cycle of its own steps can pass) and Waiting (it stands
+// where only a held lock can block it, or has terminated) are by thread,
+// the value of the scheduler's inputs that chooses it; ProgramCounters
+// are the latches of its program counter in its top frame. Terminated
+// holds where every thread has terminated and the steps move none.
+type Scheduled interface {
+	Model
+	Scheduler() []ts.Lit
+	Care() ts.Lit
+	ProgramCounters() [][]ts.Lit
+	Enabled() []ts.Lit
+	Recurring() []ts.Lit
+	Waiting() []ts.Lit
+	Terminated() ts.Lit
+}
+
 // Properties of the encoded systems, by index in ts.System.Bad.
 const (
 	PropViolation   = 0 // assert failure, error label, bad release

@@ -12,7 +12,10 @@
 // same by decision diagrams (a difference of backward-reachable sets on
 // a system that counts rounds, and forward reachability for the base
 // case), amplify_rounds.go by decision diagrams for every K at once,
-// rounds counted by the algorithm;
+// rounds counted by the algorithm; reach.go is forward reachability on
+// the same diagrams as a proof engine (the reachable states are the
+// invariant), fair.go the fair cycles of an interleaving product
+// (Emerson and Lei's fixpoint, strong and weak fairness);
 // prove.go is what the proof engines share (ProofTask,
 // Proof) and the independent re-check of an invariant; lasso.go is
 // bounded model checking of a justice property on lasso-shaped paths;

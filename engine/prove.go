@@ -29,6 +29,23 @@ type ProofTask struct {
 	// Constraints must hold, beside the system's, in every state from
 	// which a step is taken (PDR only).
 	Constraints []ts.Lit
+	// Threads, when not nil, says that each step is one thread's
+	// (ForwardReach only).
+	Threads *Threads
+}
+
+// Threads is what a reachability engine uses of an interleaving
+// product: the inputs that choose the thread of a step, which split
+// the step into one per thread, and a condition that holds in every
+// state a path from an initial state passes (ts.True if none is known),
+// outside which it need not look.
+type Threads struct {
+	Sched []ts.Lit
+	Care  ts.Lit
+	// PC are, by the value of Sched that chooses a thread (bit b the
+	// value of Sched[b]), the latches of its program counter (its top
+	// frame's); nil where not known.
+	PC [][]ts.Lit
 }
 
 // Proof is a proof engine's answer.
@@ -45,6 +62,10 @@ type Proof struct {
 	// excludes Target: clauses over latch literals (each clause a
 	// disjunction), re-checked by CheckInvariant before it is returned.
 	Invariant [][]ts.Lit
+	// Nodes is, for Unsat by ForwardReach, the size of the diagram of
+	// the reachable states, the inductive invariant (re-checked on
+	// fresh diagrams before it is returned).
+	Nodes int
 	// CTI is, for Unknown by k-induction at MaxK, a counterexample to
 	// induction: a path of MaxK+1 steps from a state that need not be
 	// reachable to Target. It is not a bug.

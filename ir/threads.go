@@ -16,7 +16,21 @@ func (p *Program) ThreadsUnbounded() bool {
 	if !containsEdge(p.Edges, starts) {
 		return false
 	}
-	// repeated marks the procedures that can run again and again.
+	repeated := p.repeated()
+	for _, pr := range p.Procs {
+		for _, e := range procEdges(pr) {
+			if starts(e) && (repeated[pr.Index] || onCycle(pr, e.From)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeated marks, by procedure index, the procedures that can run again
+// and again: called or started from a point on a cycle of its caller's
+// graph, or from such a procedure, or recursively.
+func (p *Program) repeated() []bool {
 	repeated := make([]bool, len(p.Procs))
 	var mark func(pr *Proc)
 	mark = func(pr *Proc) {
@@ -37,14 +51,25 @@ func (p *Program) ThreadsUnbounded() bool {
 			}
 		}
 	}
+	return repeated
+}
+
+// Recurring marks, per procedure, the nodes a thread can stand at again
+// after a step: on a cycle of the procedure's graph, or anywhere in a
+// procedure that runs again and again. A thread that steps on a cycle
+// of the program's states stands at such a node at each state of it
+// (the cycle brings its whole stack back).
+func (p *Program) Recurring() map[*Proc][]bool {
+	repeated := p.repeated()
+	out := map[*Proc][]bool{}
 	for _, pr := range p.Procs {
-		for _, e := range procEdges(pr) {
-			if starts(e) && (repeated[pr.Index] || onCycle(pr, e.From)) {
-				return true
-			}
+		marks := make([]bool, len(pr.Nodes))
+		for n := range pr.Nodes {
+			marks[n] = repeated[pr.Index] || onCycle(pr, n)
 		}
+		out[pr] = marks
 	}
-	return false
+	return out
 }
 
 func containsEdge(es []*Edge, f func(*Edge) bool) bool {

@@ -60,6 +60,10 @@ const (
 	// threads more often, or in another order, than the program does
 	// (the interfaces do not count starts).
 	LimitUnmatched
+	// LimitBeyondBound: the violation or fair cycle an engine of every
+	// interleaving found may need more context switches or rounds than
+	// the bound (one within it may still exist).
+	LimitBeyondBound
 )
 
 // limitRow is how a kind of limit is reported.
@@ -90,6 +94,8 @@ var limitTable = map[LimitKind]limitRow{
 	LimitLongerStem: {"longer-stem", "livelock with a longer stem", true, "--engine explicit (or the default plan), which searches within the stated stem", ""},
 	LimitUnmatched: {"unmatched", "violations that start threads the program does not", true,
 		"--engine coverability, or the default plan, which count the threads a program starts", ""},
+	LimitBeyondBound: {"beyond-bound", "a violation or fair cycle beyond the bound", true,
+		"--engine explicit (or the default plan), which searches within the bound", ""},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it

@@ -94,6 +94,13 @@ func TestCandidateProcesses(t *testing.T) {
 		return path
 	}
 	burns7 := file("burns7.bpl", progen.Burns(7))
+	// A handshake whose every cycle needs 3 rounds: taker hands the
+	// token over, giver hands it back and counts modulo 3.
+	const ring3 = `decl tok, c0, c1;
+void init() begin tok, c0, c1 := F, F, F; end
+thread void taker() begin while (T) do assume(!tok); tok := T; od end
+thread void giver() begin while (T) do assume(tok); tok, c0, c1 := F, !c0 & !c1, c0; od end
+`
 	cases := []struct {
 		name string
 		args []string
@@ -107,12 +114,14 @@ func TestCandidateProcesses(t *testing.T) {
 			exitSafe, []string{": safe: ", "no violation within 3 round-robin rounds"}, nil}, // the explicit search or the summaries ("proved: ...")
 		{"livelock", []string{"check", "--lasso", "2,2", file("phil3.bpl", progen.Philosophers(3, false))},
 			exitViolation, []string{"livelock", "loop"}, nil},
-		{"lent core", []string{"check", "--lasso", "2,2", "--max-states", "100", file("phil2.bpl", progen.Philosophers(2, true))},
-			exitSafe, []string{"no livelock", "bmc+gini"}, []string{"plan: explicit ended at state limit (100 states); its core goes to the own race of bmc+gini, lasso translation"}},
+		// The fair cycles end first, without a verdict (each cycle
+		// needs 3 rounds), and their core goes to the translation.
+		{"lent core", []string{"check", "--lasso", "2,2", "--max-states", "100", file("ring3.bpl", ring3)},
+			exitSafe, []string{"no livelock", "bmc+gini"}, []string{"plan: fair cycles+bdd, every interleaving ended at a violation or fair cycle beyond the bound", "its core goes to the own race of bmc+gini, lasso translation"}},
 		{"proof", []string{"prove", file("flags2.bpl", progen.FlagMutex(2, false))},
 			exitSafe, []string{"proved"}, nil},
 		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
-			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "timeout while computing summaries", "a longer --timeout"}, nil},
+			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "timeout: no proof that a violation is unreachable", "a longer --timeout"}, nil},
 		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", burns7},
 			exitUnknown, []string{"memory limit (150M)", "a larger --max-memory"}, nil},
 		// Two summary candidates race; the winner's summaries are the

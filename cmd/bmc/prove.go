@@ -50,9 +50,12 @@ within -k rounds or --switches context switches through a sequentialization
 (the interleaving product, any number of context switches).
 
 Methods: kind (Claessen's improved k-induction), kind-simple (k-induction
-with simple-path constraints), pdr (IC3/PDR), auto (pdr, raced with the
-explicit engine's exhaustive search of every execution, which answers
-"proved by exhaustive search" on a finite program; --verbose prints the
+with simple-path constraints), pdr (IC3/PDR), reach (forward
+reachability on decision diagrams, each thread's steps apart; the
+reachable states are the invariant, re-checked on fresh diagrams), auto
+(pdr, raced with the explicit engine's exhaustive search of every
+execution, which answers "proved by exhaustive search" on a finite
+program, and for every interleaving with reach; --verbose prints the
 plan), amplify (K-induction with amplification, for a concurrent program
 without recursion: for K = 1..--max-rounds, no violation within K
 round-robin rounds, and no state of the envelope that reaches one in K+1
@@ -73,7 +76,7 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, summaries (every call depth), amplify (K-induction with amplification: every number of rounds), or auto (pdr, raced with the exhaustive search; for a recursive program the summaries too)")
+	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, reach (reachability on decision diagrams), summaries (every call depth), amplify (K-induction with amplification: every number of rounds), or auto (pdr, raced with the exhaustive search and, for every interleaving, reach; for a recursive program the summaries too)")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
 	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3; bdd (decision diagrams) for --method summaries")
 	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
@@ -125,6 +128,8 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 		return usageErr("%s: --cores must not be negative, got %d", name, f.cores)
 	case fl.Changed("max-states") && (fl.Changed("method") || fl.Changed("seq") || f.certificate != ""):
 		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
+	case f.certificate != "" && f.method == "reach":
+		return usageErr("%s: --certificate needs --method pdr, summaries or auto: reach's invariant is a decision diagram over the state bits, re-checked but not written", name)
 	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
 		return usageErr("%s: --certificate needs --method pdr, summaries or auto: k-induction proves no invariant over single states", name)
 	case f.maxRounds < 1:
