@@ -21,7 +21,7 @@ import (
 // the answer is left open, never a verdict.
 func TestFairCyclesDifferential(t *testing.T) {
 	t.Parallel()
-	seeds := 24
+	seeds := 16
 	if testing.Short() {
 		seeds = 10
 	}
