@@ -381,6 +381,20 @@ func pdrReachDepth(sys *ts.System, target ts.Lit) int {
 	return -1
 }
 
+// pdrRandomCase is a random system and target with the length of the
+// shortest path to it (-1: none). A target that nothing satisfies or
+// that an initial state does is too easy; the hand-built cases have
+// them.
+func pdrRandomCase(r *rand.Rand) (*ts.System, ts.Lit, int) {
+	sys, target := pdrRandom(r)
+	want := pdrReachDepth(sys, target)
+	for want == 0 || want < 0 && !pdrSomewhereBad(sys, target) {
+		sys, target = pdrRandom(r)
+		want = pdrReachDepth(sys, target)
+	}
+	return sys, target, want
+}
+
 // TestPDRRandom compares PDR's verdicts on random small systems with
 // explicit reachability. A counterexample need not be a shortest one
 // (an obligation blocked at one frame is tried again at the next), but
@@ -391,14 +405,7 @@ func TestPDRRandom(t *testing.T) {
 		r := rand.New(rand.NewPCG(13, 2))
 		var sat, unsat int
 		for i := range systems {
-			sys, target := pdrRandom(r)
-			want := pdrReachDepth(sys, target)
-			// A target that nothing satisfies or that an initial state
-			// does is too easy; the hand-built cases have them.
-			for want == 0 || want < 0 && !pdrSomewhereBad(sys, target) {
-				sys, target = pdrRandom(r)
-				want = pdrReachDepth(sys, target)
-			}
+			sys, target, want := pdrRandomCase(r)
 			what := fmt.Sprintf("system %d, %s", i, name)
 			p := PDR(context.Background(), sys, ProofTask{Target: target, MaxK: 100, NewSolver: mk})
 			switch {

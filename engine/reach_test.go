@@ -21,12 +21,7 @@ func TestForwardReachRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 4))
 	var sat, unsat int
 	for i := range systems {
-		sys, target := pdrRandom(r)
-		want := pdrReachDepth(sys, target)
-		for want == 0 || want < 0 && !pdrSomewhereBad(sys, target) {
-			sys, target = pdrRandom(r)
-			want = pdrReachDepth(sys, target)
-		}
+		sys, target, want := pdrRandomCase(r)
 		what := fmt.Sprintf("system %d", i)
 		p := ForwardReach(context.Background(), sys, ProofTask{Target: target})
 		switch {
