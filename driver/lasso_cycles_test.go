@@ -21,7 +21,7 @@ import (
 // the answer is left open, never a verdict.
 func TestFairCyclesDifferential(t *testing.T) {
 	t.Parallel()
-	seeds := 16
+	seeds := 12
 	if testing.Short() {
 		seeds = 10
 	}
