@@ -124,7 +124,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // bddOnly says where the solver bdd serves.
-const bddOnly = "the solver bdd (decision diagrams) serves the summary engine only: bmc check --engine summaries, bmc prove --method summaries"
+const bddOnly = "the solver bdd (decision diagrams) serves the summary engine only, and bmc prove's reach and amplify: bmc check --engine summaries, bmc prove --method summaries, reach or amplify"
 
 // newSolver returns the named solver. Gini borrows the run's cores for
 // its own race (sat.Solver.SetBorrow, cores).

@@ -144,13 +144,17 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		// summary engine.
 		switch {
 		case q == proof && pin.method == "amplify":
+		case q == proof && pin.method == "reach":
+			// Reachability runs on diagrams of its own whatever the
+			// solver; the engines around it take the default one.
+			o.Solver = "gini"
 		case q != proof && pin.engine != "" && pin.engine != "summaries",
 			q == proof && pin.method != "" && pin.method != "summaries", pin.seq == "direct",
 			q == livelock && pin.seq != "":
 			return nil, &UsageError{bddOnly}
 		case q != proof:
 			pin.engine = "summaries"
-		case pin.method != "amplify":
+		case pin.method != "amplify" && pin.method != "reach":
 			pin.method = "summaries"
 		}
 	}

@@ -48,6 +48,7 @@ end
 		{[]string{"prove", "--quiet", "--depth", "4", "../../examples/seq_recursion.bpl"}, exitUnknown, "depth bound reached"},
 		{[]string{"prove", "--method", "bogus", safe}, exitBadInput, `unknown proof method "bogus"`},
 		{[]string{"prove", "--method", "kind", "--certificate", cert, safe}, exitBadInput, "--certificate needs --method pdr"},
+		{[]string{"prove", "--method", "reach", "--certificate", cert, safe}, exitBadInput, "reach's invariant is a decision diagram"},
 		{[]string{"prove", "--seq", "lazy", safe}, exitBadInput, "--seq goes with -k or --switches"},
 		{[]string{"prove", "--max-k", "0", safe}, exitBadInput, "--max-k must be at least 1"},
 		// K-induction with amplification: Fig. 5 of its paper and our
@@ -59,6 +60,9 @@ end
 		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "bdd", "--no-envelope", "--max-rounds", "2", "../../examples/kind_envelope.bpl"}, exitUnknown,
 			"counterexample to induction at K = 2"},
 		{[]string{"prove", "--quiet", "--method", "amplify", "--solver", "bdd", "../../examples/peterson_buggy.bpl"}, exitViolation, "assertion failed"},
+		{[]string{"prove", "--quiet", "--method", "reach", "../../examples/dekker.bpl"}, exitSafe, "the reachable states are an inductive invariant"},
+		{[]string{"prove", "--quiet", "--method", "reach", "--solver", "bdd", "../../examples/peterson_buggy.bpl"}, exitViolation, "assertion failed"},
+		{[]string{"prove", "--quiet", "--method", "reach", "--switches", "2", "../../examples/peterson.bpl"}, exitSafe, "reachability+bdd"},
 		{[]string{"prove", "--quiet", "--method", "amplify", "../../examples/kind_fig1.bpl"}, exitUnknown, "does not prove recursive programs"},
 		{[]string{"prove", "--method", "amplify", "-k", "2", "../../examples/peterson.bpl"}, exitBadInput, "drop -k/--switches"},
 		{[]string{"prove", "--method", "amplify", safe}, exitBadInput, "--method amplify proves concurrent programs"},
