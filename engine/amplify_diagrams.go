@@ -148,7 +148,7 @@ type stepPart struct {
 	thread int              // the value of the scheduler's inputs
 	at     map[int]bool     // the scheduler's inputs
 	sub    map[int]bdd.Node // each latch that may change by its next-state function
-	ok     bdd.Node         // the constraints
+	ok     bdd.Node         // the constraints, within care
 	// rel is the step as a relation of the latches and the next values
 	// of those in sub (the inputs quantified): a backward image is one
 	// relational product with it, the latches of sub renamed to their
@@ -210,7 +210,7 @@ func inOrder(sys *ts.System, order []int) []ts.LatchInfo {
 // latches to their next values keeps the order. pcs are, by the value
 // of sched that chooses a thread, the latches of its program counter
 // (nil where not known): a step's constraints are then built one value
-// of the counter at a time (stepCondition).
+// of the counter at a time (stepPieces).
 func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, pcs [][]ts.Lit, care ts.Lit, latches []ts.LatchInfo, relation bool, f func(*diagrams) error) error {
 	d := &diagrams{ctx: ctx, sys: sys, m: bdd.New(), level: map[int]int{}, memo: map[int]bdd.Node{0: bdd.False}}
 	// A single image can take seconds: the manager asks as it goes.
@@ -265,8 +265,8 @@ func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relat
 	m := d.m
 	pieces := d.stepPieces(at, pc)
 	part := &stepPart{at: at, sub: map[int]bdd.Node{}, ok: bdd.False}
-	for _, pc := range pieces {
-		part.ok = m.Or(part.ok, pc.ok)
+	for _, piece := range pieces {
+		part.ok = m.Or(part.ok, piece.ok)
 	}
 	if part.ok == bdd.False {
 		return nil // no such thread
@@ -289,9 +289,9 @@ func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relat
 		// thread's code, whose writes it would then make).
 		ns := make([]bdd.Node, len(pieces))
 		changed := false
-		for i, pc := range pieces {
-			ns[i] = m.Restrict(next[index[l.Lit.Var()]], pc.fix)
-			changed = changed || m.And(pc.ok, m.Xor(ns[i], m.Var(v))) != bdd.False
+		for i, piece := range pieces {
+			ns[i] = m.Restrict(next[index[l.Lit.Var()]], piece.fix)
+			changed = changed || m.And(piece.ok, m.Xor(ns[i], m.Var(v))) != bdd.False
 		}
 		if !changed {
 			continue
@@ -305,12 +305,12 @@ func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relat
 	}
 	if relation {
 		part.rel = bdd.False
-		for i, pc := range pieces {
+		for i, piece := range pieces {
 			rel := bdd.True
 			for j, v := range part.changed {
 				rel = m.And(rel, m.Iff(m.Var(v+1), nexts[i][j]))
 			}
-			part.rel = m.Or(part.rel, m.Exists(m.And(rel, pc.ok), d.inputs))
+			part.rel = m.Or(part.rel, m.Exists(m.And(rel, piece.ok), d.inputs))
 		}
 	}
 	ren, back := map[int]int{}, map[int]int{}
