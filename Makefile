@@ -1,13 +1,17 @@
 # bmc: build, run, test. Every target works on a fresh machine with Go;
 # modules come from the Go module proxy.
+SHELL   := /bin/bash
 GO      ?= go
 BIN     := bin/bmc
 EXAMPLE := examples/bluetooth.bpl
 # TAGS=noz3 builds without Z3 (no cgo, no libz3 needed).
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
+# Debian packages, as root or through sudo.
+APT_INSTALL := if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq
 
-.PHONY: all build run test vet corpus fuzz bench clean deps bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized trace-check
+.PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized trace-check
 
 all: build
 
@@ -16,10 +20,23 @@ deps:
 ifeq ($(findstring noz3,$(TAGS)),)
 	@if [ ! -f /usr/include/z3.h ]; then \
 	  echo "installing libz3-dev (needed by the Z3 binding in smt/; TAGS=noz3 builds without it)"; \
-	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libz3-dev; \
+	  $(APT_INSTALL) libz3-dev; \
 	fi
 endif
+
+# The peers the tests compare bmc with, from Debian: ABC reads our AIGER
+# files, the z3 command our Horn clauses. Under CI=true a test whose peer
+# is missing fails (internal/peer); Moped and the AIGER tools come from
+# no package registry, and their comparisons are skipped when they are
+# missing (the last line of make test counts them).
+peers:
+	@missing=; \
+	command -v berkeley-abc >/dev/null || command -v abc >/dev/null || missing="$$missing berkeley-abc"; \
+	command -v z3 >/dev/null || missing="$$missing z3"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing (the peers the tests compare bmc with)"; \
+	  $(APT_INSTALL) $$missing; \
+	fi
 
 # -buildvcs=auto: the version (bmc --version) names the checkout's
 # revision, whatever GOFLAGS says.
@@ -38,16 +55,25 @@ vet: deps
 	$(GO) vet $(GOFLAGS_TAGS) ./...
 
 # Every test: unit and table tests, examples, corpus verdicts, differential
-# tests, and the parser fuzz target's seed corpus.
-test: vet
-	$(GO) test $(GOFLAGS_TAGS) -timeout 20m ./...
-ifeq ($(findstring noz3,$(TAGS)),)
-	$(GO) vet -tags noz3 ./...
-	# Without Z3: the driver's plans and errors; the differential and
-	# soundness tests ran above on the same engines (gini, bdd) and Z3
-	# besides.
-	$(GO) test -tags noz3 -short -skip 'Differential|Soundness|KeyframeSummaries|AmplifyK' ./smt ./driver
-endif
+# tests, the comparisons with the peers, and the parser fuzz target's seed
+# corpus. scripts/testreport prints what go test prints and, as the last
+# line, how many cases each peer decided and which peers were missing.
+test: vet peers
+	@set -o pipefail; status=0; tmp=$$(mktemp -d); report="$$tmp/testreport -peers $$tmp/peers.json"; \
+	$(GO) build -o $$tmp/testreport ./scripts/testreport || exit 2; \
+	$(GO) test $(GOFLAGS_TAGS) -json -timeout 20m ./... | $$report || status=1; \
+	if [ -z "$(findstring noz3,$(TAGS))" ]; then \
+	  echo "# without Z3: the driver's plans and errors (the differential and soundness tests ran above, on the same engines and Z3)"; \
+	  $(GO) vet -tags noz3 ./... || status=1; \
+	  $(GO) test -tags noz3 -short -json -skip 'Differential|Soundness|KeyframeSummaries|AmplifyK' ./smt ./driver | $$report || status=1; \
+	fi; \
+	$$report -print; rm -rf $$tmp; exit $$status
+
+# The random differential suites with many more seeds than make test
+# runs (internal/soak; docs/USAGE.md, "Testing bmc", gives both counts):
+# hours on two cores, for a change to an engine.
+soak: deps peers
+	BMC_SOAK=1 $(GO) test $(GOFLAGS_TAGS) -timeout 6h ./...
 
 # The corpus verdict checks with the acceptance time limit of 60 s a
 # program (a check, for BMC), and `bmc seq --for moped` on every corpus

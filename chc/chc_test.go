@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bmc/internal/peer"
 	"bmc/sat"
 	"bmc/solver"
 	"bmc/ts"
@@ -439,10 +440,7 @@ func TestWrite(t *testing.T) {
 	}
 
 	t.Run("z3", func(t *testing.T) {
-		z3, err := exec.LookPath("z3")
-		if err != nil {
-			t.Skip("no z3 on PATH")
-		}
+		z3 := peer.Need(t, peer.Z3)
 		systems := []struct {
 			name string
 			sys  *System
@@ -471,6 +469,7 @@ func TestWrite(t *testing.T) {
 			if got := strings.TrimSpace(string(out)); got != x.want {
 				t.Errorf("z3 on %s: %q, want %q", x.name, got, x.want)
 			}
+			peer.Case(t, peer.Z3, x.name)
 		}
 	})
 }

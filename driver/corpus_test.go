@@ -13,14 +13,14 @@ import (
 )
 
 // corpusBMCTimeout is the time one check of a corpus program may take in
-// `make test`, which keeps the test within a minute on two cores;
+// `make test`, which keeps the test within half a minute on two cores;
 // BMC_CORPUS_TIMEOUT changes it (`make corpus`: 60 s). A check that needs
 // longer is reported as not finished.
 func corpusBMCTimeout() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("BMC_CORPUS_TIMEOUT")); err == nil {
 		return d
 	}
-	return 3 * time.Second
+	return 1500 * time.Millisecond
 }
 
 // TestCorpusConcurrentBMC checks the concurrent corpus programs whose

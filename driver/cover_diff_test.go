@@ -10,6 +10,7 @@ import (
 	"bmc/cover"
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -24,7 +25,7 @@ import (
 // and checkRounds replay it); and most programs must be decided.
 func TestParameterizedDifferential(t *testing.T) {
 	t.Parallel()
-	seeds := 16
+	seeds := soak.Seeds(10, 48) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 6
 	}
@@ -155,7 +156,7 @@ func TestAdequacyDifferential(t *testing.T) {
 // explicit engine; coverability must not contradict the interfaces.
 func TestStartedThreadsDifferential(t *testing.T) {
 	t.Parallel()
-	seeds := 24
+	seeds := soak.Seeds(12, 72) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 8
 	}

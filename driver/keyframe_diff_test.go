@@ -10,6 +10,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -27,7 +28,7 @@ import (
 // keyframe itself).
 func TestKeyframeDifferential(t *testing.T) {
 	const directTimeout = 3 * time.Second
-	seeds := 14
+	seeds := soak.Seeds(8, 42) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 6
 	}

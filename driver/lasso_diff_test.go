@@ -10,6 +10,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
 	"bmc/result"
@@ -28,7 +29,7 @@ func TestLivelockDifferential(t *testing.T) {
 	// configuration doubles the state): a question the product cannot
 	// decide in this time is left out.
 	const directTimeout = 3 * time.Second
-	seeds := 18
+	seeds := soak.Seeds(10, 54) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 6
 	}

@@ -9,6 +9,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -25,7 +26,7 @@ import (
 // checked again at a larger one when the engine says "no livelock".
 func TestKeyframeSummaries(t *testing.T) {
 	const limit = 3 * time.Second
-	seeds := 14
+	seeds := soak.Seeds(8, 42) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 6
 	}

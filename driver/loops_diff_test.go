@@ -11,6 +11,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -114,7 +115,7 @@ func onlyDepth(limits []result.Limit) bool {
 // finds is found or the answer is unknown, naming the limit that cut the
 // search (the depth bound, the timeout).
 func TestLoopsDifferential(t *testing.T) {
-	programs := 18
+	programs := soak.Seeds(10, 54) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 10
 	}

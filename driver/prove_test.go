@@ -12,6 +12,7 @@ import (
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/ts"
@@ -65,7 +66,7 @@ const proveDepth = 3
 // a violation (replayed by Prove before it returns) only where it finds
 // one too.
 func TestProveSoundness(t *testing.T) {
-	programs := 30
+	programs := soak.Seeds(16, 90) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 16
 	}

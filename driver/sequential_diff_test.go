@@ -8,6 +8,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
 	"bmc/result"
@@ -23,7 +24,7 @@ import (
 // claims to have seen every execution.
 func TestDifferentialSequential(t *testing.T) {
 	const depth, bound = 3, 25
-	programs := 300
+	programs := soak.Seeds(150, 900) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 60
 	}

@@ -12,6 +12,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/corpus"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/smt"
@@ -24,7 +25,7 @@ import (
 // checks that itself) and is the explicit search's, and a program they
 // prove safe has no violation within 64 frames.
 func TestDifferentialSummaries(t *testing.T) {
-	programs := 600
+	programs := soak.Seeds(300, 1800) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 60
 	}
@@ -70,7 +71,7 @@ func TestDifferentialSummaries(t *testing.T) {
 // itself) and is the explicit search's, and a program it proves safe
 // has none.
 func TestDifferentialContexts(t *testing.T) {
-	programs := 100
+	programs := soak.Seeds(50, 300) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 40
 	}

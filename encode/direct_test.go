@@ -11,6 +11,7 @@ import (
 	"bmc/engine"
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/sat"
@@ -109,7 +110,7 @@ func load(t *testing.T, name, src string) *ir.Program {
 // helper made atomic, or init stopped early at endinit.
 func TestDirectDifferential(t *testing.T) {
 	const depth, bound = 3, 10
-	programs := 30
+	programs := soak.Seeds(15, 90) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 6
 	}
@@ -440,7 +441,14 @@ func TestDirectUnsupported(t *testing.T) {
 func TestDirectSymmetry(t *testing.T) {
 	t.Parallel()
 	const depth, bound = 3, 10
-	seeds := []int64{1, 2, 3, 4, 5, 6, 7, 8}
+	// A sample; make soak runs more.
+	seeds := []int64{1, 2, 6, 7} // seed 6 has a violation
+	if soak.On() {
+		seeds = nil
+		for seed := int64(1); seed <= 24; seed++ {
+			seeds = append(seeds, seed)
+		}
+	}
 	if testing.Short() {
 		seeds = []int64{1, 2, 6} // seed 6 has a violation
 	}

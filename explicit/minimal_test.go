@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -225,7 +226,7 @@ func checkShortest(t *testing.T, p *ir.Program, b bound, depth, steps, switches 
 // TestRandomTracesAreShortest compares with the oracle on random loop-free
 // programs in every scheduling mode.
 func TestRandomTracesAreShortest(t *testing.T) {
-	seeds := 60
+	seeds := soak.Seeds(30, 180) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 20
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -42,7 +43,7 @@ func runExplicit(t *testing.T, p *ir.Program, opts Options) *result.Result {
 // plain one on random programs in every scheduling mode: a violation must
 // be found by both or by neither.
 func TestReductionAgreesOnRandomPrograms(t *testing.T) {
-	seeds := 80
+	seeds := soak.Seeds(40, 240) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 20
 	}

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"bmc/explicit"
+	"bmc/internal/peer"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/seq"
@@ -112,11 +114,8 @@ func TestLowerHandWritten(t *testing.T) {
 // and so must Moped, when it is installed (otherwise that part is
 // skipped, with a message).
 func TestLowerRandom(t *testing.T) {
-	exe, why := mopedExe()
-	if exe == "" {
-		t.Log(why)
-	}
-	programs := 40
+	exe := peer.Optional(t, peer.Moped)
+	programs := soak.Seeds(20, 120) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 15
 	}
@@ -163,6 +162,7 @@ func TestLowerRandom(t *testing.T) {
 						t.Fatalf("seed %d, %s, %v: original %s, Moped says reachable=%v\n%s\n%s", seed, method, bd, want.Verdict, reachable, src, excerpt(text))
 					}
 					counts["moped agrees"]++
+					peer.Case(t, peer.Moped, fmt.Sprintf("seed %d, %s, %v", seed, method, bd))
 				}
 				if method == "eager" && guessed(sp.Seq) > 10 {
 					counts["eager too many guesses"]++

@@ -2,24 +2,13 @@ package moped
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// mopedExe is the Moped executable the tests run: $BMC_MOPED, or moped
-// on PATH; "" and why when there is none.
-func mopedExe() (string, string) {
-	exe := os.Getenv("BMC_MOPED")
-	if exe == "" {
-		exe = "moped"
-	}
-	path, err := Find(exe)
-	if err != nil {
-		return "", "Moped is not installed, so its part is skipped (" + err.Error() + "; docs/USAGE.md says how to build it, BMC_MOPED names it)"
-	}
-	return path, ""
-}
+	"bmc/internal/peer"
+)
 
 // runText runs Moped on a program text.
 func runText(t *testing.T, exe, text string) (bool, error) {
@@ -34,10 +23,7 @@ func runText(t *testing.T, exe, text string) (bool, error) {
 // TestMopedReadsCheckedText runs Moped on the texts that CheckText
 // accepts in its own test: Moped must read each and answer.
 func TestMopedReadsCheckedText(t *testing.T) {
-	exe, why := mopedExe()
-	if exe == "" {
-		t.Skip(why)
-	}
+	exe := peer.Need(t, peer.Moped)
 	for i, src := range readable {
 		reachable, err := runText(t, exe, src.text)
 		if err != nil {
@@ -45,6 +31,7 @@ func TestMopedReadsCheckedText(t *testing.T) {
 		} else if reachable != src.reachable {
 			t.Errorf("text %d: Moped says reachable=%v, want %v\n%s", i, reachable, src.reachable, src.text)
 		}
+		peer.Case(t, peer.Moped, fmt.Sprintf("checked text %d", i))
 	}
 }
 
@@ -54,10 +41,7 @@ func TestRunErrors(t *testing.T) {
 	if _, err := Find(filepath.Join(t.TempDir(), "no-moped")); err == nil {
 		t.Error("Find of a missing file: no error")
 	}
-	exe, why := mopedExe()
-	if exe == "" {
-		t.Skip(why)
-	}
+	exe := peer.Need(t, peer.Moped)
 	_, err := runText(t, exe, "void main()\nbegin\n  x := ;\nend\n")
 	if err == nil {
 		t.Error("a syntax error: no error")

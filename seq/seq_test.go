@@ -7,6 +7,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
@@ -25,7 +26,7 @@ func explicitOpts(b Bound, depth int) explicit.Options {
 // must agree under every bound.
 func TestSequentializationsAgree(t *testing.T) {
 	const depth = 3
-	programs := 120
+	programs := soak.Seeds(60, 360) // a sample; make soak runs more
 	if testing.Short() {
 		programs = 30
 	}

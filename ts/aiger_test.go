@@ -2,11 +2,15 @@ package ts
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"bmc/internal/peer"
 )
 
 // TestWriteAIGERText compares whole files with hand-checked ones: the
@@ -133,31 +137,52 @@ func TestWriteAIGERText(t *testing.T) {
 	}
 }
 
-// TestAigtoaigReads has the AIGER library's own reader (aigtoaig, which
-// the format report names for validating files) read exports with and
-// without justice and fairness. Skipped when aigtoaig is not installed.
-func TestAigtoaigReads(t *testing.T) {
-	tool, err := exec.LookPath("aigtoaig")
-	if err != nil {
-		t.Skip("aigtoaig (from the AIGER tools) is not installed; the reader check is skipped")
+// TestReadersRead has third-party readers read exports of random
+// systems: ABC (read_aiger) each binary file of AIGER 1.0 it takes, a
+// safety system and the liveness outputs its l2s reads (under CI ABC must
+// be installed); and, when installed, the AIGER library's own reader
+// aigtoaig, which the format report names for validating files, every
+// file, ASCII and binary, with and without justice and fairness.
+func TestReadersRead(t *testing.T) {
+	write := func(s *System, binary bool) (string, string) {
+		var buf bytes.Buffer
+		if err := s.WriteAIGER(&buf, binary); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), map[bool]string{false: "p.aag", true: "p.aig"}[binary])
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path, buf.String()
 	}
-	for _, live := range []bool{false, true} {
-		s := randomSystem(rand.New(rand.NewSource(1)), live)
-		for _, binary := range []bool{false, true} {
-			var buf bytes.Buffer
-			if err := s.WriteAIGER(&buf, binary); err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join(t.TempDir(), "p.aag")
-			if binary {
-				path = filepath.Join(t.TempDir(), "p.aig")
-			}
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if out, err := exec.Command(tool, "-a", path).CombinedOutput(); err != nil {
-				t.Errorf("live %v, binary %v: aigtoaig: %v\n%s\n%s", live, binary, err, out, buf.String())
+	t.Run("ABC", func(t *testing.T) {
+		abc := peer.Need(t, peer.ABC)
+		for seed := int64(1); seed <= 3; seed++ {
+			for _, live := range []bool{false, true} {
+				s := randomSystem(rand.New(rand.NewSource(seed)), live)
+				if live {
+					s = s.LivenessOutputs(0)
+				}
+				path, text := write(s, true)
+				out, err := exec.Command(abc, "-c", "read_aiger "+path+"; print_stats").CombinedOutput()
+				if err != nil || !strings.Contains(string(out), "i/o =") || strings.Contains(string(out), "failed") {
+					t.Errorf("seed %d, liveness outputs %v: ABC did not read the file (%v):\n%s\n%q", seed, live, err, out, text)
+				}
+				peer.Case(t, peer.ABC, fmt.Sprintf("read_aiger, seed %d, liveness outputs %v", seed, live))
 			}
 		}
-	}
+	})
+	t.Run("aigtoaig", func(t *testing.T) {
+		tool := peer.Need(t, peer.Aigtoaig)
+		for _, live := range []bool{false, true} {
+			s := randomSystem(rand.New(rand.NewSource(1)), live)
+			for _, binary := range []bool{false, true} {
+				path, text := write(s, binary)
+				if out, err := exec.Command(tool, "-a", path).CombinedOutput(); err != nil {
+					t.Errorf("live %v, binary %v: aigtoaig: %v\n%s\n%s", live, binary, err, out, text)
+				}
+				peer.Case(t, peer.Aigtoaig, fmt.Sprintf("live %v, binary %v", live, binary))
+			}
+		}
+	})
 }

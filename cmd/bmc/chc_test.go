@@ -9,17 +9,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"bmc/internal/peer"
 )
 
 // TestExportCHCWithZ3 exports the Horn clauses of examples and has the
 // z3 command decide them: "sat" (no violation at any call depth) where
 // bmc check proves the program safe at any call depth, "unsat" where it
-// finds a violation. Skipped when z3 is not installed.
+// finds a violation. Skipped when z3 is not installed, except under CI.
 func TestExportCHCWithZ3(t *testing.T) {
-	z3, err := exec.LookPath("z3")
-	if err != nil {
-		t.Skip("z3 is not installed (Debian: z3)")
-	}
+	z3 := peer.Need(t, peer.Z3)
 	for _, c := range []struct {
 		file  string
 		flags []string
@@ -47,6 +46,7 @@ func TestExportCHCWithZ3(t *testing.T) {
 		if got := strings.TrimSpace(string(out)); err != nil || got != c.want {
 			t.Errorf("z3 on bmc %s: %q (%v), want %q", strings.Join(args, " "), got, err, c.want)
 		}
+		peer.Case(t, peer.Z3, "bmc "+strings.Join(args, " "))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"bmc/explicit"
 	"bmc/internal/corpus"
+	"bmc/internal/peer"
 	"bmc/moped"
 	"bmc/result"
 )
@@ -128,15 +129,7 @@ func originalVerdict(t *testing.T, c seqCase, b seqBound) string {
 // depth-bound original is not compared); otherwise that part is skipped
 // with a message.
 func TestSeqForMoped(t *testing.T) {
-	exe := os.Getenv("BMC_MOPED")
-	if exe == "" {
-		exe = "moped"
-	}
-	exe, err := moped.Find(exe)
-	if err != nil {
-		t.Logf("Moped is not installed, so Moped's verdicts are not compared (%v; docs/USAGE.md says how to build it, BMC_MOPED names it)", err)
-		exe = ""
-	}
+	exe := peer.Optional(t, peer.Moped)
 	start := time.Now()
 	var mu sync.Mutex
 	tally := map[string]int{}
@@ -229,6 +222,7 @@ func checkForMoped(t *testing.T, mc mopedCase, method string, b seqBound, exe st
 		t.Errorf("%s: Moped says reachable=%v, the original is %s", what, reachable, c.want)
 	default:
 		outcome += ", moped agrees"
+		peer.Case(t, peer.Moped, what)
 	}
 	return outcome
 }
