@@ -98,7 +98,7 @@ func (a *amplifier) baseCase(k int) (base *result.Result, reached float64, done 
 		return nil, 0, done, err
 	case base.Verdict == result.Unsafe:
 		base.Engine = a.res.Engine + " (base case: " + base.Engine + ")"
-		base.Bounds = fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), a.depth)
+		base.Bounds, base.Depth = result.Plural(k, "round"), a.depth
 		return nil, 0, base, nil
 	}
 	return base, reached, nil, nil
@@ -334,7 +334,7 @@ func baseExplicit(ctx context.Context, p *ir.Program, o Options, k, depth, maxSt
 func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int, second bool) (*result.Result, float64, error) {
 	b := o.Bounds
 	b.Rounds, b.Switches, b.Depth = k, -1, depth
-	res := &result.Result{Engine: "decision diagrams", Bounds: fmt.Sprintf("%s, call depth %d", result.Plural(k, "round"), depth)}
+	res := &result.Result{Engine: "decision diagrams", Bounds: result.Plural(k, "round"), Depth: depth}
 	d, care, sched, err := encode.DirectCare(ctx, p, encode.DirectOptions{Depth: depth, Rounds: k, Switches: -1})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -241,7 +241,7 @@ func halted(ctx context.Context, s solver.Solver, opts bmcOptions, err error) (*
 		return nil, err
 	}
 	return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown,
-		Bounds: fmt.Sprintf("call depth %d", opts.Depth), Limits: []result.Limit{result.Stopped(ctx, "while encoding")}}, nil
+		Depth: opts.Depth, Limits: []result.Limit{result.Stopped(ctx, "while encoding")}}, nil
 }
 
 // stopped is the limit of a solver query that ended without an answer:
@@ -327,7 +327,7 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	out := engine.Check(ctx, sys, s, task)
 	res.Bound = out.Bound
 	res.Stats = fmt.Sprintf("bound %d, %d latches, %d inputs, %d nodes", out.Bound, len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
-	res.Bounds = fmt.Sprintf("%d steps, call depth %d", out.Bound, opts.Depth)
+	res.Bounds, res.Depth = fmt.Sprintf("%d steps", out.Bound), opts.Depth
 	for i, l := range limits {
 		if out.Seen[i] {
 			res.Limits = append(res.Limits, l.what)
@@ -346,9 +346,9 @@ func check(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		if n := m.Longest(); n > 0 {
 			res.Bound = n
 		}
-		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps), call depth %d", res.Bound, opts.Depth)
+		res.Bounds = fmt.Sprintf("all executions (each ends within %d steps)", res.Bound)
 		if opts.IdleCut {
-			res.Bounds = fmt.Sprintf("executions of any length, call depth %d", opts.Depth)
+			res.Bounds = "executions of any length"
 			res.Proof = fmt.Sprintf("without the idle steps that close its loops, every execution ends within %d steps", res.Bound)
 		}
 	case opts.StepsStated:
@@ -391,7 +391,12 @@ func counterexample(p *ir.Program, m encode.Model, out *engine.Outcome, res *res
 	if m.Longest() > 0 {
 		res.Bound = len(steps)
 	}
-	res.Bounds = fmt.Sprintf("%d steps, call depth %d", res.Bound, opts.Depth)
+	// The steps are part of the question only where the user stated
+	// the bound; otherwise they are the trace's length, which it shows.
+	res.Bounds, res.Depth = "", opts.Depth
+	if opts.StepsStated {
+		res.Bounds = fmt.Sprintf("%d steps", res.Bound)
+	}
 	return res, nil
 }
 

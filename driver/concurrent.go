@@ -101,11 +101,11 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method strin
 			}
 		}
 		res.ContextBound = at
-		res.Bounds = fmt.Sprintf("%s (%s), call depth %d", bound(at), note, depth)
+		res.Bounds, res.Depth = fmt.Sprintf("%s (%s)", bound(at), note), depth
 		return done(res)
 	case top.Incomplete():
 		// A timeout or the memory limit: nothing more can be searched.
-		top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
+		top.Bounds, top.Depth = bound(hi).String(), depth
 		return done(top)
 	case top.Verdict == result.Unknown:
 		// Up to which smaller bound was every execution covered?
@@ -120,10 +120,10 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method strin
 			}
 			covered = k
 		}
-		top.Bounds = fmt.Sprintf("%s, call depth %d%s", bound(hi), depth, coveredNote(covered, lo, bound))
+		top.Bounds, top.Depth = bound(hi).String()+coveredNote(covered, lo, bound), depth
 		return done(top)
 	}
-	top.Bounds = fmt.Sprintf("%s, call depth %d", bound(hi), depth)
+	top.Bounds, top.Depth = bound(hi).String(), depth
 	switch {
 	case top.StepsCut:
 		// Only a step bound the user stated cuts a "safe" short.

@@ -103,6 +103,11 @@ type Bounds struct {
 	// GetafixSwitches asks Getafix's narrower question: a thread is
 	// left only where Getafix would (ir.GetafixSwitchNodes).
 	GetafixSwitches bool
+	// DepthBound says the call depth bounds the question: the user
+	// stated it, or the program recurses. Otherwise Depth is the
+	// program's own deepest stack (ir.Program.Deepest), at which
+	// nothing is cut, and no answer names it (makePlan).
+	DepthBound bool
 }
 
 // DefaultBounds are the bounds used when the user gives none.
@@ -221,6 +226,7 @@ func run(ctx context.Context, p *ir.Program, o Options, q question, lb result.La
 		return nil, err
 	}
 	res.Lasso = q == livelock
+	wordDepth(res, p, o)
 	if res.Verdict == result.Unknown && res.Advice == "" {
 		within := ""
 		if bd, ok := contextBound(o.Bounds); ok && q == safety {

@@ -48,7 +48,7 @@ func exhaustive(ctx context.Context, p *ir.Program, o Options) (*result.Result, 
 		return res, err
 	}
 	res.Proof = fmt.Sprintf("exhaustive search, %d states", res.States)
-	res.Bounds = "executions of any length, " + res.Bounds
+	res.Bounds = joinBounds("executions of any length", res.Bounds)
 	return res, nil
 }
 

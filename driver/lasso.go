@@ -54,7 +54,7 @@ func translationLivelock(ctx context.Context, p *ir.Program, o Options, lb resul
 			}
 		}
 	}
-	res.Bounds = lb.String() + fmt.Sprintf(", call depth %d", o.Bounds.Depth)
+	res.Bounds, res.Depth = lb.String(), o.Bounds.Depth
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -30,7 +30,7 @@ func cycleLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Lass
 	start := time.Now()
 	frames, _ := threadFrames(p, o.Bounds.Depth)
 	res := &result.Result{Engine: "fair cycles+bdd, direct interleaving product", Verdict: result.Unknown, Lasso: true,
-		Bounds: lb.String() + fmt.Sprintf(", call depth %d", o.Bounds.Depth)}
+		Bounds: lb.String(), Depth: o.Bounds.Depth}
 	// The instances in their own order, not the symmetry-broken one:
 	// the cycles are those of the program as written.
 	m, err := encode.Direct(ctx, p, encode.DirectOptions{Depth: frames, Switches: -1, NoSymmetry: true})

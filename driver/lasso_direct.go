@@ -94,7 +94,7 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 		return nil, err
 	}
 	res.Engine += ", direct interleaving product"
-	res.Bounds, res.Lasso = lb.String()+fmt.Sprintf(", call depth %d", o.Bounds.Depth), true
+	res.Bounds, res.Depth, res.Lasso = lb.String(), o.Bounds.Depth, true
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

@@ -69,17 +69,15 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 		return nil, err
 	}
 	res.Engine = name
-	res.Bounds = lb.String() + ", any call depth"
+	res.Bounds, res.AnyDepth = lb.String(), res.Verdict != result.Unsafe
 	switch {
-	case res.Verdict == result.Safe:
-		res.AnyDepth = true
 	case res.Verdict == result.Unsafe && longer.Loop > 0:
 		res.Verdict, res.Trace = result.Unknown, nil
 		res.Limits = []result.Limit{result.NewLimit(result.LimitLongerStem,
 			"(one with a stem of at most %d rounds exists: --lasso %d,%d shows it)", longer.Stem, longer.Stem, longer.Loop)}
 	case res.Verdict == result.Unsafe && !fits:
 		res.Verdict, res.Trace = result.Unknown, nil
-		res.Bounds = lb.String() + fmt.Sprintf(", call depth %d", o.Bounds.Depth)
+		res.AnyDepth, res.Depth = false, o.Bounds.Depth
 		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the livelock found needs more frames)")}
 	}
 	return res, nil

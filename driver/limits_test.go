@@ -43,6 +43,9 @@ func TestDeadlineHolds(t *testing.T) {
 		}
 		return load(t, "bluetooth_fixed.bpl", src, ir.Options{Threads: []ir.ThreadCount{{Name: "adder", Count: 3}, {Name: "stopper", Count: stoppers}}})
 	}
+	// The chains at the stated default depth: encoded with 16 frames
+	// that each hold every return site (at their own depth they are
+	// encoded whole, and the explicit engine decides them).
 	cases := []struct {
 		name string
 		p    *ir.Program
@@ -56,7 +59,7 @@ func TestDeadlineHolds(t *testing.T) {
 	}
 	const timeout = time.Second
 	for _, c := range cases {
-		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Bounds: DefaultBounds()}
+		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Bounds: DefaultBounds(), DepthStated: true}
 		c.mod(&o)
 		start := time.Now()
 		res, err := Check(context.Background(), c.p, o)
@@ -83,7 +86,7 @@ func TestMemoryLimit(t *testing.T) {
 	// The chain of 3,000 functions with call depth 200 grew to
 	// 1.9 GB within a minute.
 	limit := residentBytes() + 200<<20
-	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds()}
+	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds(), DepthStated: true}
 	o.Bounds.Depth = 200
 	res, err := Check(context.Background(), load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), o)
 	if err != nil {
@@ -172,4 +175,31 @@ end
 func readExample(name string) (string, error) {
 	b, err := os.ReadFile(filepath.Join("..", "examples", name))
 	return string(b), err
+}
+
+// TestDeepChainWithoutRecursion: a program without recursion is searched
+// at the depth of its own deepest stack when the user states none, so a
+// chain of calls 3,000 deep is searched whole, and its answers name no
+// depth: the violation at its end is found, the safe variant proved.
+func TestDeepChainWithoutRecursion(t *testing.T) {
+	unsafe := progen.Chain(3000, false)
+	safe := strings.Replace(unsafe, "void main() begin f0(); end", "void main() begin g := F; f0(); end", 1)
+	for _, c := range []struct {
+		name, src string
+		want      result.Verdict
+	}{{"unsafe", unsafe, result.Unsafe}, {"safe", safe, result.Safe}} {
+		p := load(t, "chain3000.bpl", c.src, ir.Options{})
+		if d := p.Deepest(); d != 3001 {
+			t.Fatalf("%s: deepest stack %d, want 3001 (main and 3,000 functions)", c.name, d)
+		}
+		res, err := Check(context.Background(), p, Options{Solver: "gini", MaxSteps: 50, Bounds: DefaultBounds()})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var text strings.Builder
+		res.WriteText(&text, "chain3000.bpl")
+		if res.Verdict != c.want || strings.Contains(text.String(), "depth") {
+			t.Errorf("%s: %s, want %s, and no call depth named:\n%s", c.name, res.Verdict, c.want, text.String())
+		}
+	}
 }

@@ -138,6 +138,7 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 		_, err := newSolver(ctx, "z3")
 		return nil, err
 	}
+	o.Bounds = boundsFor(p, o)
 	pin := pinsOf(o)
 	if o.Solver == "bdd" {
 		// Decision diagrams decide summaries only: the solver pins the
@@ -182,6 +183,45 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 	return pl, nil
 }
 
+// boundsFor is o's bounds with the call depth the question has: the
+// depth the user stated; without one, a program without recursion is
+// searched at the depth of its deepest stack, where nothing is cut (a
+// chain of calls 3,000 deep is searched whole), and a recursive one at
+// the default depth, which its answers name.
+func boundsFor(p *ir.Program, o Options) Bounds {
+	b := o.Bounds
+	deepest := p.Deepest()
+	if !o.DepthStated && deepest > 0 {
+		b.Depth = deepest
+	}
+	b.DepthBound = o.DepthStated || deepest < 0
+	return b
+}
+
+// wordDepth words the call depth of res as the question has it: a
+// violation names the depth only where the user stated one (it fits in
+// that many frames; otherwise it is a violation at whatever depth its
+// trace has); other answers name it where it bounds the question
+// (Bounds.DepthBound); "any call depth" only where the program
+// recurses.
+func wordDepth(res *result.Result, p *ir.Program, o Options) {
+	b := boundsFor(p, o)
+	switch {
+	case res.Verdict == result.Unsafe && o.DepthStated:
+		res.AnyDepth, res.Depth = false, b.Depth
+	case res.Verdict == result.Unsafe, !b.DepthBound:
+		res.AnyDepth, res.Depth = false, 0
+	}
+	if !p.Recursive() {
+		res.AnyDepth = false
+	}
+}
+
+// joinBounds words bounds one after the other, leaving out empty ones.
+func joinBounds(bounds ...string) string {
+	return strings.Join(slices.DeleteFunc(bounds, func(s string) bool { return s == "" }), ", ")
+}
+
 // add appends a candidate.
 func (pl *Plan) add(name string, cores int, after time.Duration, run func(context.Context, io.Writer) (*result.Result, error)) {
 	pl.Candidates = append(pl.Candidates, Candidate{Name: name, Cores: cores, After: after, run: run})
@@ -199,15 +239,29 @@ func contextBound(b Bounds) (bd seq.Bound, ok bool) {
 	return seq.Bound{}, false
 }
 
-// within words the bounds a question is asked within.
+// words words the bounds a question is asked within, the call depth
+// where it is one (depthWords).
 func (b Bounds) words() string {
 	if bd, ok := contextBound(b); ok && b.GetafixSwitches {
 		return fmt.Sprintf("%s, %s", bd, explicit.GetafixWords)
 	}
+	s := "every interleaving"
 	if bd, ok := contextBound(b); ok {
-		return fmt.Sprintf("%s, call depth %d", bd, b.Depth)
+		s = bd.String()
 	}
-	return fmt.Sprintf("every interleaving, call depth %d", b.Depth)
+	if d := b.depthWords(); d != "" {
+		s += ", " + d
+	}
+	return s
+}
+
+// depthWords is "call depth D" where the call depth bounds the question
+// (DepthBound), else "".
+func (b Bounds) depthWords() string {
+	if !b.DepthBound {
+		return ""
+	}
+	return fmt.Sprintf("call depth %d", b.Depth)
 }
 
 // safety plans bmc check. A one-thread program goes to BMC, which
@@ -255,9 +309,16 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		return err
 	}
 	if sequential {
-		pl.Question = fmt.Sprintf("a violation within call depth %d", b.Depth)
+		var within []string
+		if d := b.depthWords(); d != "" {
+			within = append(within, d)
+		}
 		if o.StepsStated {
-			pl.Question += fmt.Sprintf(" and %d steps", o.MaxSteps)
+			within = append(within, fmt.Sprintf("%d steps", o.MaxSteps))
+		}
+		pl.Question = "a violation"
+		if len(within) > 0 {
+			pl.Question += " within " + strings.Join(within, " and ")
 		}
 		if pin.engine != "explicit" {
 			pl.add("bmc+"+o.Solver, 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
@@ -297,19 +358,21 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		pl.addConcurrent(p, o, method)
 		return nil
 	}
-	explicitCandidate()
 	if !bounded {
-		// Every interleaving: PDR on the interleaving product proves
-		// safety, or finds a violation, where the explicit search does
-		// not end.
-		if encode.Supported(p, encode.KindDirect, b.Depth) == nil {
-			pl.add(proofEngine("auto")+"+"+o.Solver+", direct interleaving product", 1, 0,
-				func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-					return proveProduct(ctx, p, o, progress, nil)
-				})
+		// Every interleaving is the question bmc prove asks without a
+		// bound: one plan answers both (the exhaustive search,
+		// reachability on decision diagrams, PDR on the interleaving
+		// product and K-induction with amplification).
+		if encode.Supported(p, encode.KindDirect, b.Depth) != nil {
+			explicitCandidate()
+			return nil
 		}
-		return nil
+		question := pl.Question
+		err := pl.proof(ctx, p, o, pins{})
+		pl.Question = question
+		return err
 	}
+	explicitCandidate()
 	every := func() {
 		if !o.SolverStated && !o.StepsStated && encode.BaseSupported(p) == nil {
 			// Every interleaving on decision diagrams: a program safe on
@@ -548,7 +611,10 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	proofIdx := len(pl.Candidates)
 	switch {
 	case sequential:
-		pl.Question = fmt.Sprintf("a proof for executions of any length, call depth %d", b.Depth)
+		pl.Question = "a proof for executions of any length"
+		if d := b.depthWords(); d != "" {
+			pl.Question += ", " + d
+		}
 		pl.add(name, 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
 			return proveSequential(ctx, p, o, progress)
 		})
@@ -570,7 +636,7 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 			return proveBounded(ctx, p, o, sq, bd, progress)
 		})
 	default:
-		pl.Question = "a proof for every interleaving, of any length, call depth " + fmt.Sprint(b.Depth)
+		pl.Question = "a proof for executions of any length within " + b.words()
 		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
 			return &UsageError{err.Error()}
 		}
@@ -701,7 +767,10 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 	if _, err := p.Instances(); err != nil {
 		return &UsageError{fmt.Sprintf("--lasso: %v", err)}
 	}
-	pl.Question = fmt.Sprintf("a livelock within %s, call depth %d", lb, o.Bounds.Depth)
+	pl.Question = "a livelock within " + lb.String()
+	if d := o.Bounds.depthWords(); d != "" {
+		pl.Question += ", " + d
+	}
 	explicitCandidate := func() {
 		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 			return lassoExplicit(ctx, p, o, lb), nil
@@ -736,7 +805,7 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 				return res, err
 			})
 		}
-		pl.Question = fmt.Sprintf("a livelock within %s, call depth %d (none at any call depth, if so)", lb, o.Bounds.Depth)
+		pl.Question = fmt.Sprintf("a livelock within %s, %s (none at any call depth, if so)", lb, o.Bounds.depthWords())
 		if !o.DepthStated {
 			// The depth bound is ours: an answer cut by it waits for
 			// the summaries'. A stated one is the user's, and the

@@ -84,7 +84,7 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		return engine.PDR(ctx, sys, task)
 	}
 	res.Stats = fmt.Sprintf("%d latches, %d inputs, %d nodes", len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
-	res.Bounds = fmt.Sprintf("executions of any length, call depth %d", opts.Depth)
+	res.Bounds, res.Depth = "executions of any length", opts.Depth
 	viol := sys.Bad[encode.PropViolation].Lit
 	var open []ts.Lit // the limits BMC has not seen
 	for i, l := range limits {
@@ -200,7 +200,7 @@ func proofStats(pf *engine.Proof, method string) string {
 // a state that need not be reachable: not a bug).
 func proofOpen(ctx context.Context, p *ir.Program, m encode.Model, pf *engine.Proof, res *result.Result, what string, depth int) (*result.Result, error) {
 	res.Verdict = result.Unknown
-	res.Bounds = fmt.Sprintf("executions of any length, call depth %d", depth)
+	res.Bounds, res.Depth = "executions of any length", depth
 	detail := fmt.Sprintf(": no proof that %s is unreachable", what)
 	switch {
 	case pf.AtMaxK:
@@ -378,7 +378,7 @@ func proveBounded(ctx context.Context, p *ir.Program, o Options, method string, 
 	}
 	res, err := checkBound(ctx, p, encoded(p, false, progress), o, method, bd, true, progress)
 	if res != nil {
-		res.Bounds = bd.String() + ", " + res.Bounds
+		res.Bounds = joinBounds(bd.String(), res.Bounds)
 		res.Engine = bmcEngine(res.Engine, method)
 	}
 	return res, err
@@ -399,7 +399,7 @@ func checkEveryInterleaving(ctx context.Context, p *ir.Program, o Options, progr
 	var beyond *beyondBound
 	if errors.As(err, &beyond) {
 		return &result.Result{Engine: proofName("reach", "") + ", direct interleaving product", Verdict: result.Unknown,
-			Bounds: o.Bounds.words() + ", call depth " + fmt.Sprint(o.Bounds.Depth),
+			Bounds: o.Bounds.words(), Depth: o.Bounds.Depth,
 			Limits: []result.Limit{{Kind: result.LimitBeyondBound, Detail: "(a violation on some interleaving, which replays only with more: " + beyond.Error() + ")"}}}, nil
 	}
 	if res != nil {
@@ -408,7 +408,9 @@ func checkEveryInterleaving(ctx context.Context, p *ir.Program, o Options, progr
 		if res.Verdict == result.Safe {
 			res.Bounds = strings.Replace(res.Bounds, words, fmt.Sprintf("%s, indeed within every interleaving", bd), 1)
 		} else {
-			res.Bounds = strings.Replace(res.Bounds, words, bd.String(), 1)
+			// The violation replays within the bound; its steps are the
+			// product's, no bound of the question.
+			res.Bounds = bd.String()
 		}
 	}
 	return res, err
@@ -448,7 +450,7 @@ func proveProduct(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		}}
 	res, err := bmcDirect(ctx, encoded(p, false, progress), s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads, NoSymmetry: o.Bounds.NoSymmetry})
 	if res != nil {
-		res.Bounds = "every interleaving (any number of context switches), " + res.Bounds
+		res.Bounds = joinBounds("every interleaving (any number of context switches)", res.Bounds)
 		res.Engine += ", direct interleaving product"
 	}
 	return res, err

@@ -123,7 +123,6 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 			return nil, fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
 		}
 		res.Verdict, res.Trace = result.Unsafe, tr
-		res.Bounds = "any call depth"
 	case solver.Unsat:
 		var err error
 		if order, ok := out.DiagramOrder(); ok {
@@ -146,7 +145,6 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 			return nil, fmt.Errorf("internal error: %s: %v", res.Engine, err)
 		}
 		res.Verdict = result.Safe
-		res.Bounds = "any call depth"
 		if o.Proved != nil {
 			o.Proved(sys, out.Interpretation)
 		}
@@ -217,12 +215,12 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 	switch method {
 	case "contexts", "product":
 		bd, _ := contextBound(o.Bounds)
-		bounds, eo = bd.String()+", ", within(o.Bounds, bd).explicitOptions()
+		bounds, eo = bd.String(), within(o.Bounds, bd).explicitOptions()
 		var getafixAt [][]bool
 		if o.Bounds.GetafixSwitches {
 			// Read off the program as written: the fold drops reads.
 			getafixAt = ir.GetafixSwitchNodes(p)
-			bounds += explicit.GetafixWords + ", "
+			bounds += ", " + explicit.GetafixWords
 		}
 		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
 			cl, err := boundedClauses(ctx, q, method, bd, getafixAt)
@@ -240,7 +238,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		case err != nil:
 			return nil, &UsageError{err.Error()}
 		}
-		target, bounds, eo, interleave = sp.Seq, bd.String()+", ", within(o.Bounds, bd).explicitOptions(), sp.Interleave
+		target, bounds, eo, interleave = sp.Seq, bd.String(), within(o.Bounds, bd).explicitOptions(), sp.Interleave
 	}
 	fits := true
 	replay := func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
@@ -279,28 +277,18 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		return nil, err
 	}
 	res.Engine = summaryName(o.Solver, method)
-	switch res.Verdict {
-	case result.Safe:
-		if len(folded) > 0 {
-			res.Proof = foldedWords(folded) + "; " + res.Proof
-		}
-		res.AnyDepth = true
-		res.Bounds = bounds + "any call depth"
-	case result.Unsafe:
-		res.Bounds = bounds + res.Bounds
-		if !fits {
-			// A shallower violation may exist: the other engines search
-			// within the stated depth.
-			res.Verdict, res.Trace = result.Unknown, nil
-			res.Bounds = bounds + fmt.Sprintf("call depth %d", o.Bounds.Depth)
-			res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs more frames)")}
-		}
-	case result.Unknown:
-		res.Bounds = bounds + "any call depth"
+	// The summaries hold at every call depth; a violation fits where its
+	// trace replays (within a stated depth: fits).
+	res.Bounds, res.AnyDepth = bounds, res.Verdict != result.Unsafe
+	if res.Verdict == result.Safe && len(folded) > 0 {
+		res.Proof = foldedWords(folded) + "; " + res.Proof
 	}
-	if method == "product" {
-		// A program without calls: the call depth is no bound of it.
-		res.AnyDepth, res.Bounds = false, strings.TrimSuffix(bounds, ", ")
+	if res.Verdict == result.Unsafe && !fits {
+		// A shallower violation may exist: the other engines search
+		// within the stated depth.
+		res.Verdict, res.Trace = result.Unknown, nil
+		res.AnyDepth, res.Depth = false, o.Bounds.Depth
+		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs more frames)")}
 	}
 	return res, nil
 }

@@ -63,7 +63,7 @@ func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, 
 			return res, nil
 		case solver.Unsat:
 			res.Verdict = result.Safe
-			res.Bounds = fmt.Sprintf("executions of any length, call depth %d", opts.Depth)
+			res.Bounds, res.Depth = "executions of any length", opts.Depth
 			res.Proof = fmt.Sprintf("every loop unwound until no further iteration starts in a new state (at most %d iterations)", most)
 			return res, nil
 		}

@@ -178,7 +178,8 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	return c, nil
 }
 
-// Bounds describes the bounds a verdict holds under.
+// Bounds describes the bounds a verdict holds under, but the call depth
+// (Result.Depth).
 func (c *Checker) Bounds() string {
 	var parts []string
 	switch {
@@ -186,17 +187,22 @@ func (c *Checker) Bounds() string {
 		parts = append(parts, result.Plural(c.opts.Rounds, "round-robin round"))
 	case c.opts.Switches >= 0:
 		parts = append(parts, result.Plural(c.opts.Switches, "context switch"))
-	default:
+	case c.concurrent():
 		parts = append(parts, "all interleavings")
 	}
 	if c.opts.GetafixSwitches {
 		parts = append(parts, GetafixWords)
 	}
-	parts = append(parts, fmt.Sprintf("call depth %d", c.opts.Depth))
 	if c.dynamicThreads() {
 		parts = append(parts, fmt.Sprintf("at most %s", result.Plural(c.opts.MaxThreads, "thread")))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// concurrent reports whether the program can have more than one thread.
+func (c *Checker) concurrent() bool {
+	n, err := c.prog.Instances()
+	return err != nil || n > 1 || c.dynamicThreads()
 }
 
 // dynamicThreads reports whether the thread count is bounded by
@@ -229,7 +235,7 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 		ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
 		defer cancel()
 	}
-	res := &result.Result{Engine: "explicit", Bounds: c.Bounds()}
+	res := &result.Result{Engine: "explicit", Bounds: c.Bounds(), Depth: c.opts.Depth}
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
 	if !c.opts.NoSymmetry && c.opts.Rounds == 0 && c.switchAt == nil {
 		c.sym = newSymmetry(c.instanceCounts())
@@ -263,7 +269,6 @@ func (c *Checker) anyDepth(res *result.Result) {
 		return
 	}
 	res.AnyDepth = true
-	res.Bounds = strings.Replace(res.Bounds, fmt.Sprintf("call depth %d", c.opts.Depth), fmt.Sprintf("any call depth (no execution reaches depth %d)", c.opts.Depth), 1)
 }
 
 // boundsHit are the limits for the call depth and thread bounds the

@@ -58,7 +58,7 @@ func searchLasso(ctx context.Context, p *ir.Program, b result.LassoBound, opts O
 		res.Verdict, res.Limits = result.Unknown, []result.Limit{{Kind: result.LimitStopped, Detail: err.Error()}}
 		return res, nil
 	}
-	res.Bounds = c.lassoBounds(b)
+	res.Bounds, res.Depth = c.lassoBounds(b), c.opts.Depth
 	if c.opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
@@ -106,9 +106,10 @@ func newLassoChecker(p *ir.Program, b result.LassoBound, opts Options) (*Checker
 	return c, nil
 }
 
-// lassoBounds describes the bounds a livelock verdict holds under.
+// lassoBounds describes the bounds a livelock verdict holds under, but
+// the call depth (Result.Depth).
 func (c *Checker) lassoBounds(b result.LassoBound) string {
-	s := fmt.Sprintf("%s, call depth %d", b, c.opts.Depth)
+	s := b.String()
 	if c.dynamicThreads() {
 		s += fmt.Sprintf(", at most %s", result.Plural(c.opts.MaxThreads, "thread"))
 	}

@@ -286,16 +286,38 @@ func topoOrder(pr *Proc, keep func(from, to int) bool) ([]int, error) {
 
 // Recursive reports whether a thread of p (or init) can recurse: its
 // executions have stacks of any height.
-func (p *Program) Recursive() bool {
-	if p.Init != nil && CallDepth(p.Init) < 0 {
-		return true
+func (p *Program) Recursive() bool { return p.Deepest() < 0 }
+
+// Deepest is the most frames a thread of p can hold on its stack (the
+// entry frame counting 1): init, each initial thread and each thread a
+// spawn can start, from its entry; -1 when one of them can recurse.
+// Without recursion it is the call depth at which nothing is cut.
+func (p *Program) Deepest() int {
+	var entries []*Proc
+	if p.Init != nil {
+		entries = append(entries, p.Init)
 	}
 	for _, t := range p.Threads {
-		if CallDepth(t.Proc) < 0 {
-			return true
+		entries = append(entries, t.Proc)
+	}
+	for _, e := range p.Edges {
+		if e.Kind == Call && e.Spawn {
+			entries = append(entries, e.Callee)
 		}
 	}
-	return false
+	deepest, seen := 0, map[*Proc]bool{}
+	for _, entry := range entries {
+		if seen[entry] {
+			continue
+		}
+		seen[entry] = true
+		d := CallDepth(entry)
+		if d < 0 {
+			return -1
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest
 }
 
 // CallDepth is the largest number of frames a thread starting in entry can

@@ -9,9 +9,39 @@ import (
 	"text/tabwriter"
 )
 
+// Within words the bounds the verdict holds under, the call depth last:
+// "2 round-robin rounds, call depth 5", "any call depth (no execution
+// reaches depth 16)"; "" when there are none to name (a sequential
+// program without recursion).
+func (r *Result) Within() string {
+	var parts []string
+	if r.Bounds != "" {
+		parts = append(parts, r.Bounds)
+	}
+	switch {
+	case r.AnyDepth && r.Depth > 0:
+		parts = append(parts, fmt.Sprintf("any call depth (no execution reaches depth %d)", r.Depth))
+	case r.AnyDepth:
+		parts = append(parts, "any call depth")
+	case r.Depth > 0:
+		parts = append(parts, fmt.Sprintf("call depth %d", r.Depth))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// within is " within " and the bounds, or "" when there are none, so
+// that no sentence names an empty bound.
+func (r *Result) within() string {
+	if w := r.Within(); w != "" {
+		return " within " + w
+	}
+	return ""
+}
+
 // WriteText prints the result for a person: the verdict with its bounds,
 // and for a violation the interleaved trace.
 func (r *Result) WriteText(w io.Writer, file string) {
+	within := r.within()
 	stats := fmt.Sprintf("%s, %.2fs", r.Engine, r.Elapsed.Seconds())
 	if r.Stats != "" {
 		stats = fmt.Sprintf("%s, %s, %.2fs", r.Engine, r.Stats, r.Elapsed.Seconds())
@@ -20,36 +50,36 @@ func (r *Result) WriteText(w io.Writer, file string) {
 	case Safe:
 		if r.Lasso {
 			if r.Proof != "" {
-				fmt.Fprintf(w, "%s: no livelock: proved: none within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+				fmt.Fprintf(w, "%s: no livelock: proved: none%s (%s; %s)\n", file, within, r.Proof, stats)
 				break
 			}
 			if r.AnyDepth {
-				fmt.Fprintf(w, "%s: no livelock at any call depth: none within %s (%s)\n", file, r.Bounds, stats)
+				fmt.Fprintf(w, "%s: no livelock at any call depth: none%s (%s)\n", file, within, stats)
 				break
 			}
-			fmt.Fprintf(w, "%s: no livelock within %s (%s)\n", file, r.Bounds, stats)
+			fmt.Fprintf(w, "%s: no livelock%s (%s)\n", file, within, stats)
 			break
 		}
 		if r.AnyDepth && r.Proof == "" {
-			fmt.Fprintf(w, "%s: safe at any call depth: no violation within %s (%s)\n", file, r.Bounds, stats)
+			fmt.Fprintf(w, "%s: safe at any call depth: no violation%s (%s)\n", file, within, stats)
 			break
 		}
 		if r.AnyDepth {
-			fmt.Fprintf(w, "%s: safe at any call depth: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+			fmt.Fprintf(w, "%s: safe at any call depth: proved: no violation%s (%s; %s)\n", file, within, r.Proof, stats)
 			break
 		}
 		if r.Proof != "" {
-			fmt.Fprintf(w, "%s: safe: proved: no violation within %s (%s; %s)\n", file, r.Bounds, r.Proof, stats)
+			fmt.Fprintf(w, "%s: safe: proved: no violation%s (%s; %s)\n", file, within, r.Proof, stats)
 			break
 		}
-		fmt.Fprintf(w, "%s: safe: no violation within %s (%s)\n", file, r.Bounds, stats)
+		fmt.Fprintf(w, "%s: safe: no violation%s (%s)\n", file, within, stats)
 	case Unknown:
 		what := "violation"
 		if r.Lasso {
 			what = "livelock"
 		}
-		fmt.Fprintf(w, "%s: unknown: no %s found within %s, but the search was incomplete: %s (%s)\n",
-			file, what, r.Bounds, r.LimitText(), stats)
+		fmt.Fprintf(w, "%s: unknown: no %s found%s, but the search was incomplete: %s (%s)\n",
+			file, what, within, r.LimitText(), stats)
 		if r.Advice != "" {
 			fmt.Fprintf(w, "%s: to decide it: %s\n", file, r.Advice)
 		}
@@ -63,7 +93,7 @@ func (r *Result) WriteText(w io.Writer, file string) {
 			fmt.Fprintf(w, "%s:%s: %s\n", t.File, t.Pos, t.Violation) // "fair livelock: ..."
 			fmt.Fprintf(w, "trace (%d steps; the loop, marked, is the last %d):\n", t.Statements(), t.loopStatements())
 			t.writeSteps(w)
-			fmt.Fprintf(w, "%s: livelock found within %s (%s)\n", file, r.Bounds, stats)
+			fmt.Fprintf(w, "%s: livelock found%s (%s)\n", file, within, stats)
 			break
 		}
 		fmt.Fprintf(w, "%s:%s: violation: %s\n", t.File, t.Pos, t.Violation)
@@ -73,7 +103,7 @@ func (r *Result) WriteText(w io.Writer, file string) {
 			fmt.Fprintf(w, "trace (%d steps):\n", t.Statements())
 		}
 		t.writeSteps(w)
-		fmt.Fprintf(w, "%s: unsafe: violation found within %s (%s)\n", file, r.Bounds, stats)
+		fmt.Fprintf(w, "%s: unsafe: violation found%s (%s)\n", file, within, stats)
 	}
 }
 
@@ -149,6 +179,7 @@ type jsonResult struct {
 	Engine   string  `json:"engine"`
 	Verdict  string  `json:"verdict"`
 	Bounds   string  `json:"bounds"`
+	Depth    int     `json:"depth,omitempty"`
 	Limits   []Limit `json:"limits,omitempty"`
 	Advice   string  `json:"advice,omitempty"`
 	States   int     `json:"states,omitempty"`
@@ -193,7 +224,7 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 	if r.Lasso && r.Verdict != Unknown {
 		verdict = map[Verdict]string{Safe: "no-livelock", Unsafe: "livelock"}[r.Verdict]
 	}
-	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Bounds,
+	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Within(), Depth: r.Depth,
 		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Method: r.Method, K: r.K, AnyDepth: r.AnyDepth, AnyThreads: r.AnyThreads, Threads: r.Threads, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
 		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}

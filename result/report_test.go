@@ -26,8 +26,16 @@ func TestWriteText(t *testing.T) {
 		res  Result
 		want []string
 	}{
-		{"safe", Result{Engine: "explicit", Verdict: Safe, Bounds: "2 rounds, call depth 16", Stats: "12 states", Elapsed: 20 * time.Millisecond},
+		{"safe", Result{Engine: "explicit", Verdict: Safe, Bounds: "2 rounds", Depth: 16, Stats: "12 states", Elapsed: 20 * time.Millisecond},
 			[]string{"p.bpl: safe: no violation within 2 rounds, call depth 16 (explicit, 12 states, 0.02s)\n"}},
+		{"safe at any depth, from a search", Result{Engine: "explicit", Verdict: Safe, Bounds: "2 rounds", Depth: 16, AnyDepth: true},
+			[]string{"p.bpl: safe at any call depth: no violation within 2 rounds, any call depth (no execution reaches depth 16) (explicit, 0.00s)\n"}},
+		{"safe at any depth, from summaries", Result{Engine: "summaries+bdd", Verdict: Safe, AnyDepth: true, Proof: "summaries"},
+			[]string{"p.bpl: safe at any call depth: proved: no violation within any call depth (summaries; summaries+bdd, 0.00s)\n"}},
+		{"safe, nothing to bound", Result{Engine: "explicit", Verdict: Safe},
+			[]string{"p.bpl: safe: no violation (explicit, 0.00s)\n"}},
+		{"unknown, nothing to bound", Result{Engine: "summaries+gini", Verdict: Unknown, Limits: []Limit{{LimitMemory, "(1G)"}}},
+			[]string{"p.bpl: unknown: no violation found, but the search was incomplete: memory limit (1G) (summaries+gini, 0.00s)\n"}},
 		{"unknown", Result{Engine: "bmc+gini", Verdict: Unknown, Bounds: "50 steps", Limits: []Limit{{LimitTimeout, "at bound 3"}, {LimitDepth, "(call depth 2)"}}, Advice: "a longer --timeout"},
 			[]string{"p.bpl: unknown: no violation found within 50 steps, but the search was incomplete: timeout at bound 3; depth bound reached (call depth 2) (bmc+gini, 0.00s)\n",
 				"p.bpl: to decide it: a longer --timeout\n"}},

@@ -17,11 +17,16 @@ func (v Verdict) String() string { return [...]string{"safe", "unsafe", "unknown
 type Result struct {
 	Engine  string // "explicit", "bmc+gini", ...
 	Verdict Verdict
-	Bounds  string  // the bounds the verdict holds under
-	Limits  []Limit // what left the verdict open (Unknown)
-	Trace   *Trace  // for Unsafe
-	States  int     // explicit: distinct states explored
-	Bound   int     // bmc: the unrolling depth reached
+	Bounds  string // the bounds the verdict holds under, but the call depth
+	// Depth is the call depth (frames per thread) the verdict holds
+	// within, worded after Bounds (Within); 0 when the answer names
+	// none: a program without recursion, whose stacks were searched
+	// whole, or a violation when the user stated no depth.
+	Depth  int
+	Limits []Limit // what left the verdict open (Unknown)
+	Trace  *Trace  // for Unsafe
+	States int     // explicit: distinct states explored
+	Bound  int     // bmc: the unrolling depth reached
 	// StepsCut says (bmc) that the step bound cut the search short:
 	// executions longer than it were not explored. Unless the user stated
 	// the bound, that makes the verdict Unknown.
@@ -53,9 +58,10 @@ type Result struct {
 	// Lasso says the question was a livelock search (--lasso): Unsafe is
 	// a livelock (Trace.Livelock), Safe that none exists within Bounds.
 	Lasso bool
-	// AnyDepth says, for Safe, that the verdict holds at every call
-	// depth, not only within a depth bound: a summary engine's proof, or
-	// a complete search in which no execution reached the depth bound.
+	// AnyDepth says that the search covered every call depth: for Safe,
+	// that the verdict holds at every depth, not only within a depth
+	// bound (a summary engine's proof, or a complete search in which no
+	// execution reached Depth).
 	AnyDepth bool
 	Stats    string // what the engine did, for people ("1234 states")
 	Elapsed  time.Duration

@@ -2,21 +2,25 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"bmc/internal/peer"
 )
 
 // TestABCAgrees exports examples as AIGER and checks them with ABC: an
 // unsafe sequential one must fail at the bound where bmc finds the
 // violation, a safe one must be proved by pdr, and pdr must find the
 // violation of an unsafe concurrent one, in the interleaving product or
-// a sequentialization. Skipped when ABC is not installed.
+// a sequentialization. The bounded cases pin the bmc engine, whose
+// steps are ABC's frames. Under CI ABC must be installed.
 func TestABCAgrees(t *testing.T) {
-	abc := lookABC(t)
+	abc := peer.Need(t, peer.ABC)
 	frameRe := regexp.MustCompile(`asserted in frame (\d+)`)
 	boundRe := regexp.MustCompile(`violation found within (\d+) steps`)
 	cases := []struct {
@@ -25,8 +29,8 @@ func TestABCAgrees(t *testing.T) {
 		safe          bool
 		concurrent    bool // decided by pdr: bmc's steps are not ABC's frames
 	}{
-		{"seq_counter.bpl", []string{"--max-steps", "20"}, nil, false, false},
-		{"seq_recursion.bpl", []string{"--depth", "5"}, []string{"--depth", "5"}, false, false},
+		{"seq_counter.bpl", []string{"--engine", "bmc", "--max-steps", "20"}, nil, false, false},
+		{"seq_recursion.bpl", []string{"--engine", "bmc", "--depth", "5", "--max-steps", "40"}, []string{"--depth", "5"}, false, false},
 		{"seq_swap.bpl", nil, nil, true, false},
 		{"dekker.bpl", nil, []string{"--switches", "2"}, true, true},
 		{"dekker.bpl", nil, []string{"--seq", "eager", "--switches", "0"}, true, true},
@@ -51,6 +55,7 @@ func TestABCAgrees(t *testing.T) {
 			if want := map[bool]string{true: "Property proved", false: "was asserted"}[c.safe]; !strings.Contains(string(out), want) {
 				t.Errorf("%s %v: ABC pdr did not say %q:\n%s", c.file, c.export, want, out)
 			}
+			peer.Case(t, peer.ABC, fmt.Sprintf("pdr on %s %v", c.file, c.export))
 			continue
 		}
 		var check bytes.Buffer
@@ -61,15 +66,16 @@ func TestABCAgrees(t *testing.T) {
 		if want == nil || got == nil || want[1] != got[1] {
 			t.Errorf("%s: bmc says %q, ABC says %q\n%s", c.file, want, got, out)
 		}
+		peer.Case(t, peer.ABC, "bmc3 on "+c.file)
 	}
 }
 
 // TestABCLiveness exports livelock questions with --liveness-outputs and
 // has ABC decide them (l2s, then pdr): it must find a fair loop exactly
 // where bmc check --lasso finds a livelock, under each fairness. Skipped
-// when ABC is not installed.
+// when ABC is not installed, except under CI.
 func TestABCLiveness(t *testing.T) {
-	abc := lookABC(t)
+	abc := peer.Need(t, peer.ABC)
 	for _, c := range []struct {
 		file, fairness string
 		livelock       bool
@@ -97,16 +103,6 @@ func TestABCLiveness(t *testing.T) {
 		if want := map[bool]string{true: "was asserted", false: "Property proved"}[c.livelock]; !strings.Contains(string(out), want) {
 			t.Errorf("%s --fairness %s: ABC l2s and pdr did not say %q:\n%s", c.file, c.fairness, want, out)
 		}
+		peer.Case(t, peer.ABC, fmt.Sprintf("l2s and pdr on %s --fairness %s", c.file, c.fairness))
 	}
-}
-
-// lookABC is the path of ABC; the test is skipped when it is not installed.
-func lookABC(t *testing.T) string {
-	for _, name := range []string{"berkeley-abc", "abc"} {
-		if abc, err := exec.LookPath(name); err == nil {
-			return abc
-		}
-	}
-	t.Skip("ABC is not installed (apt-get install berkeley-abc); the AIGER cross-check is skipped")
-	return ""
 }

@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"bmc/batch"
+	"bmc/ir"
 )
 
 // readExpectations returns the header lines (batch.ReadExpectations);
@@ -73,6 +78,9 @@ func TestExamples(t *testing.T) {
 						t.Errorf("%s:%d: bmc %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s",
 							path, exp.Line, strings.Join(args, " "), code, wantCode, wantText, stdout.String(), stderr.String())
 					}
+					if fault := sentenceFault(answer(stdout.String(), path), exp.Flags, recursive(t, path, exp.Flags)); fault != "" {
+						t.Errorf("%s:%d: bmc %s: %s:\n%s", path, exp.Line, strings.Join(args, " "), fault, stdout.String())
+					}
 				}
 			})
 			if exp.Verdict != "livelock" && exp.Verdict != "no-livelock" {
@@ -83,4 +91,77 @@ func TestExamples(t *testing.T) {
 	if checked < len(files) {
 		t.Errorf("only %d safety expectations for %d examples: every example needs at least one", checked, len(files))
 	}
+}
+
+// answer is the line of out that gives the verdict: the last that
+// starts with the program's path and a colon and a space.
+func answer(out, path string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], path+": ") {
+			return lines[i]
+		}
+	}
+	return ""
+}
+
+// recursive says whether the program at path, with the flags' threads,
+// can recurse.
+func recursive(t *testing.T, path string, flags []string) bool {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts ir.Options
+	if i := slices.Index(flags, "--threads"); i >= 0 && i+1 < len(flags) {
+		if opts.Threads, err = ir.ParseThreads(flags[i+1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _, err := ir.Load(context.Background(), path, []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Recursive()
+}
+
+var (
+	depthWords = regexp.MustCompile(`call depth (\d+)`)
+	stepWords  = regexp.MustCompile(`within (\d+ steps|.*, \d+ steps)`)
+)
+
+// sentenceFault says what is wrong with the answer's sentence, or "": it
+// names no empty bound, the call depth only where the user stated it or
+// the program recurses, "any call depth" only for a recursive program, a
+// violation's depth only as stated (--depth D: "call depth D"), and
+// steps only where the user stated --max-steps.
+func sentenceFault(answer string, flags []string, recursive bool) string {
+	if answer == "" {
+		return "no answer"
+	}
+	sentence, _, _ := strings.Cut(answer, " (") // the engine's statistics follow
+	flag := func(name string) string {
+		if i := slices.Index(flags, name); i >= 0 && i+1 < len(flags) {
+			return flags[i+1]
+		}
+		return ""
+	}
+	depth, steps := flag("--depth"), flag("--max-steps")
+	unsafe := strings.Contains(sentence, "violation found") && !strings.Contains(sentence, "no violation found") ||
+		strings.Contains(sentence, "livelock found") && !strings.Contains(sentence, "no livelock found")
+	m := depthWords.FindStringSubmatch(sentence)
+	switch {
+	case strings.Contains(answer, "within ,") || strings.Contains(answer, "within  ") || strings.HasSuffix(sentence, "within"):
+		return "an empty bound"
+	case strings.Contains(sentence, "any call depth") && !recursive:
+		return `"any call depth" for a program without recursion`
+	case m != nil && depth == "" && (!recursive || unsafe):
+		return "a call depth the user did not state"
+	case unsafe && depth != "" && (m == nil || m[1] != depth):
+		return fmt.Sprintf("a violation within --depth %s that does not say so", depth)
+	case steps == "" && stepWords.MatchString(sentence) && !strings.Contains(sentence, "each ends within"):
+		return "a step bound the user did not state"
+	}
+	return ""
 }

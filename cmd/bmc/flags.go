@@ -193,13 +193,17 @@ func checkContextBound(cmd string, fl *pflag.FlagSet, rounds, switches int) erro
 	return nil
 }
 
-// requestedBounds words the context and call bounds the flags ask for.
-func (f *checkFlags) requestedBounds() string {
-	depth := fmt.Sprintf("call depth %d", f.depth)
-	if f.rounds == 0 && f.switches < 0 {
-		return depth
+// requestedBounds words the context bound the flags ask for ("" for
+// none), and the call depth where the user stated it.
+func (f *checkFlags) requestedBounds(fl *pflag.FlagSet) (string, int) {
+	bounds, depth := "", 0
+	if f.rounds > 0 || f.switches >= 0 {
+		bounds = seq.Bound{Rounds: f.rounds, Switches: f.switches}.String()
 	}
-	return seq.Bound{Rounds: f.rounds, Switches: f.switches}.String() + ", " + depth
+	if fl.Changed("depth") {
+		depth = f.depth
+	}
+	return bounds, depth
 }
 
 // validateLasso parses --lasso and --fairness and refuses the flags that

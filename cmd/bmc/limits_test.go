@@ -140,9 +140,10 @@ func TestTimeoutCoversTheRun(t *testing.T) {
 	path := writeProg(t, progen.Chain(3000, false))
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
-	// The bmc engine: the explicit one would find the call depth reached
-	// at once.
-	code := run([]string{"check", "--json", "--quiet", "--engine", "bmc", "--timeout", "1s", path}, &stdout, &stderr)
+	// The bmc engine at the default depth, stated: the explicit one
+	// would find the call depth reached at once, and without a stated
+	// depth the chain is encoded whole, its own depth.
+	code := run([]string{"check", "--json", "--quiet", "--engine", "bmc", "--depth", "16", "--timeout", "1s", path}, &stdout, &stderr)
 	wall := time.Since(start)
 	var r struct {
 		Verdict string
@@ -174,8 +175,9 @@ func TestLimitEndsEveryCommand(t *testing.T) {
 		out  string // in stdout
 		err  string // in stderr
 	}{
-		// The bmc engine: the explicit one reaches the call depth at once.
-		{[]string{"check", "--quiet", "--engine", "bmc", "--timeout", "50ms", chain}, "but the search was incomplete: timeout", ""},
+		// The bmc engine at the stated default depth: the explicit one
+		// reaches the call depth at once.
+		{[]string{"check", "--quiet", "--engine", "bmc", "--depth", "16", "--timeout", "50ms", chain}, "but the search was incomplete: timeout", ""},
 		{[]string{"check", "--quiet", "--json", "--timeout", "1ms", "--switches", "2", threads}, `"timeout`, ""},
 		{[]string{"seq", "--eager", "-k", "2", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},
 		{[]string{"seq", "--lazy", "-k", "2", "--for", "moped", "--timeout", "50ms", threads}, "", "bmc seq: gave up: timeout while"},

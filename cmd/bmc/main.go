@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"bmc/driver"
 	"bmc/ir"
@@ -373,7 +374,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	var le *limitError
 	switch {
 	case errors.As(err, &le):
-		res = f.cutWhileLoading(le)
+		res = f.cutWhileLoading(le, fl)
 	case err != nil:
 		return err
 	default:
@@ -428,8 +429,9 @@ func printVerdict(res *result.Result, asJSON bool, stdout io.Writer, path string
 // cutWhileLoading is the unknown result of a run that a limit ended
 // before the program was loaded: no engine ran, so the bounds are the
 // ones asked for.
-func (f *checkFlags) cutWhileLoading(le *limitError) *result.Result {
-	res := &result.Result{Engine: f.engine, Verdict: result.Unknown, Bounds: f.requestedBounds(),
+func (f *checkFlags) cutWhileLoading(le *limitError, fl *pflag.FlagSet) *result.Result {
+	bounds, depth := f.requestedBounds(fl)
+	res := &result.Result{Engine: f.engine, Verdict: result.Unknown, Bounds: bounds, Depth: depth,
 		Limits: []result.Limit{le.limit}, Stats: "not searched"}
 	res.Advice = res.Advise("", false)
 	return res

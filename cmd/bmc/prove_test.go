@@ -31,8 +31,8 @@ end
 		code int
 		want string // in stdout or stderr
 	}{
-		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within"},
-		{[]string{"prove", "--quiet", "--method", "pdr", "../../examples/seq_counter.bpl"}, exitViolation, "violation found within 12 steps"},
+		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "unsafe: violation found ("},
+		{[]string{"prove", "--quiet", "--method", "pdr", "../../examples/seq_counter.bpl"}, exitViolation, "unsafe: violation found (pdr+gini"},
 		{[]string{"prove", "--quiet", "--method", "pdr", "--max-states", "10", safe}, exitBadInput, "--max-states limits the exhaustive search"},
 		{[]string{"prove", "--quiet", "../../examples/peterson.bpl"}, exitSafe, "exhaustive search"},
 		// A k-induction stopped by the time limit is a timeout, with the
