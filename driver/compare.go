@@ -22,8 +22,10 @@ import (
 type CompareOptions struct {
 	Bound seq.Bound
 	// Bounds carries the call depth and the explicit engine's limits;
-	// its context bound is Bound.
-	Bounds Bounds
+	// its context bound is Bound. DepthStated says the user gave the
+	// call depth (Options.DepthStated).
+	Bounds      Bounds
+	DepthStated bool
 	// Timeout limits each run (0: none).
 	Timeout time.Duration
 	// Moped is the Moped executable; "" leaves Moped out.
@@ -66,7 +68,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 		run    func(context.Context) Run
 	}
 	ours := func(name, engine, method, solver string) job {
-		opts := Options{Engine: engine, Solver: solver, SolverStated: true, Seq: method, MaxSteps: 50, Bounds: ex}
+		opts := Options{Engine: engine, Solver: solver, SolverStated: true, Seq: method, MaxSteps: 50, Bounds: ex, DepthStated: o.DepthStated}
 		return job{name, func(ctx context.Context) Run {
 			res, err := Check(ctx, p, opts)
 			if err != nil {

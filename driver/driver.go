@@ -3,10 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
 	"bmc/explicit"
@@ -15,13 +12,6 @@ import (
 	"bmc/sat"
 	"bmc/smt"
 	"bmc/solver"
-)
-
-// Engines, solvers and sequentializations by name.
-var (
-	Engines = []string{"auto", "bmc", "explicit", "summaries", "coverability", "interfaces"}
-	Solvers = []string{"gini", "z3", "bdd"}
-	Seqs    = []string{"auto", "eager", "lazy", "direct", "contexts", "product"}
 )
 
 // Largest bounds accepted: the sequentializations grow with the number of
@@ -34,7 +24,7 @@ const (
 // Options are a run's engine, solver and bounds. Engine, Seq and
 // Proof.Method "auto" (or "") leave the choice to the plan (makePlan).
 type Options struct {
-	Engine string // check: auto, bmc or explicit
+	Engine string // check: EngineChoice
 	Solver string
 	Seq    string // concurrent programs: auto, eager, lazy or direct (bmc engine), contexts (summary engine)
 	// MaxSteps bounds the bmc engine's unrolling of a program with loops
@@ -148,7 +138,7 @@ func newSolver(ctx context.Context, name string) (solver.Solver, error) {
 	case "bdd":
 		return nil, &UsageError{bddOnly}
 	}
-	return nil, &UsageError{fmt.Sprintf("unknown solver %q (available: gini, z3, bdd)", name)}
+	return nil, SolverChoice.Check(name)
 }
 
 // complete fills in the defaults of o and checks every name, whether or
@@ -163,19 +153,17 @@ func (o *Options) complete(engine bool) error {
 	if o.Proof.Method == "" {
 		o.Proof.Method = "auto"
 	}
-	checks := []struct {
-		what, name string
-		names      []string
-	}{{"solver", o.Solver, Solvers}, {"sequentialization", o.Seq, Seqs}, {"proof method", o.Proof.Method, Methods}}
 	if engine {
-		checks = append([]struct {
-			what, name string
-			names      []string
-		}{{"engine", o.Engine, Engines}}, checks...)
+		if err := EngineChoice.Check(o.Engine); err != nil {
+			return err
+		}
 	}
-	for _, c := range checks {
-		if !slices.Contains(c.names, c.name) {
-			return &UsageError{fmt.Sprintf("unknown %s %q (available: %s)", c.what, c.name, strings.Join(c.names, ", "))}
+	for _, c := range []struct {
+		choice Choice
+		value  string
+	}{{SolverChoice, o.Solver}, {SeqChoice, o.Seq}, {MethodChoice, o.Proof.Method}} {
+		if err := c.choice.Check(c.value); err != nil {
+			return err
 		}
 	}
 	return nil

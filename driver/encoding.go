@@ -35,7 +35,7 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 	if bd.Rounds > 0 {
 		bd.Switches = 0
 	}
-	switch ExportMethod(method) {
+	switch exportMethod(method) {
 	case "direct":
 		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
 			return nil, &UsageError{err.Error()}

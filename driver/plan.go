@@ -112,10 +112,10 @@ func pinsOf(o Options) pins {
 	return pins{pin(o.Engine), pin(o.Seq), pin(o.Proof.Method)}
 }
 
-// PinnedEngine is the engine that the flags --engine and --seq of bmc
+// pinnedEngine is the engine that the flags --engine and --seq of bmc
 // check choose ("bmc", "explicit"), and the flag that chooses it; ""
 // when the plan chooses by the program.
-func PinnedEngine(engine, seq string) (string, string) {
+func pinnedEngine(engine, seq string) (string, string) {
 	pin := pinsOf(Options{Engine: engine, Seq: seq})
 	switch {
 	case pin.engine != "":
@@ -427,7 +427,7 @@ func (pl *Plan) getafix(p *ir.Program, o Options, pin pins, bounded bool) error 
 	case !bounded:
 		return &UsageError{flag + " needs a context bound: -k K or --switches N"}
 	case pin.engine == "bmc" || pin.seq != "" && pin.seq != "product":
-		_, by := PinnedEngine(o.Engine, o.Seq)
+		_, by := pinnedEngine(o.Engine, o.Seq)
 		return &UsageError{flag + " goes with the explicit engine and the summary engine's product encoding (--seq product), not " + by}
 	case o.StepsStated:
 		return &UsageError{flag + " does not go with --max-steps: its engines have no step bound"}
@@ -759,7 +759,7 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		return &UsageError{fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
 	case lb.Stem+lb.Loop > MaxLassoRounds:
 		return &UsageError{fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", MaxLassoRounds, lb.Stem+lb.Loop)}
-	case !LassoSeq(o.Seq):
+	case !lassoSeq(o.Seq):
 		return &UsageError{fmt.Sprintf("--lasso takes its own translation or the direct product; --seq %s does not apply", o.Seq)}
 	case pin.engine == "explicit" && pin.seq != "":
 		return &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
@@ -868,18 +868,18 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 	return nil
 }
 
-// LassoSeq reports whether --seq seq goes with --lasso: the plan's
+// lassoSeq reports whether --seq seq goes with --lasso: the plan's
 // choice, the lasso translation (eager) or the interleaving product
 // (direct).
-func LassoSeq(seq string) bool {
+func lassoSeq(seq string) bool {
 	s := pinsOf(Options{Seq: seq}).seq
 	return s == "" || s == "eager" || s == "direct"
 }
 
-// ExportMethod is the encoding bmc export writes for --seq method (auto:
+// exportMethod is the encoding bmc export writes for --seq method (auto:
 // the interleaving product, which check and prove decide without a
 // sequentialization's blow-up).
-func ExportMethod(method string) string {
+func exportMethod(method string) string {
 	if m := pinsOf(Options{Seq: method}).seq; m != "" {
 		return m
 	}

@@ -18,10 +18,6 @@ import (
 	"bmc/ts"
 )
 
-// Methods are the proof engines by name: auto (PDR), Claessen's improved
-// k-induction, k-induction with simple-path constraints, and IC3/PDR.
-var Methods = []string{"auto", "kind", "kind-simple", "pdr", "reach", "summaries", "amplify"}
-
 // DefaultMaxK bounds k-induction's k and PDR's frames when the user gives
 // no --max-k.
 const DefaultMaxK = 200
@@ -29,7 +25,7 @@ const DefaultMaxK = 200
 // ProofOptions choose how an encoded program is proved: the engine and
 // its bound on k or frames.
 type ProofOptions struct {
-	Method string // one of Methods
+	Method string // one of MethodChoice's
 	MaxK   int    // 0: DefaultMaxK
 	// Certificate, when not nil, receives the inductive invariant of a
 	// proof (see WriteCertificate).

@@ -424,7 +424,7 @@ var badInputCases = []badInputCase{
 		name: "export --property with --aiger",
 		prog: "void main() begin skip; end",
 		args: []string{"export", "--aiger", "--property", "violation", "{file}"},
-		sub:  "bmc export: --property goes with --dimacs or --smt2",
+		sub:  "bmc export: --property does not go with --aiger: --property chooses the bad state of --dimacs or --smt2",
 	},
 	{
 		name: "export of an unrolling larger than the memory limit",
@@ -526,7 +526,7 @@ var badInputCases = []badInputCase{
 		name: "export --lasso with an unknown fairness",
 		prog: "thread void a() begin skip; end thread void b() begin skip; end",
 		args: []string{"export", "--aiger", "--lasso", "1,1", "--fairness", "fair", "{file}"},
-		sub:  "bmc export: --fairness:",
+		sub:  "bmc export: unknown fairness \"fair\" (available: strong, weak, none)",
 	},
 	{
 		name: "export --liveness-outputs without --lasso",
@@ -591,19 +591,19 @@ var badInputCases = []badInputCase{
 		name: "-k 0",
 		prog: threadProg,
 		args: []string{"check", "-k", "0", "{file}"},
-		sub:  "-k must be at least 1, got 0",
+		sub:  "-k must be between 1 and 32, got 0",
 	},
 	{
 		name: "-k over the maximum",
 		prog: threadProg,
 		args: []string{"check", "-k", "33", "{file}"},
-		sub:  "-k must be at most 32, got 33",
+		sub:  "-k must be between 1 and 32, got 33",
 	},
 	{
 		name: "--switches over the maximum",
 		prog: threadProg,
 		args: []string{"check", "--switches", "65", "{file}"},
-		sub:  "--switches must be at most 64, got 65",
+		sub:  "--switches must be between 0 and 64, got 65",
 	},
 	{
 		name: "unknown sequentialization",
@@ -705,7 +705,7 @@ var badInputCases = []badInputCase{
 		name: "--fairness foo",
 		prog: threadProg,
 		args: []string{"check", "--lasso", "1,1", "--fairness", "foo", "{file}"},
-		sub:  "--fairness: unknown fairness \"foo\" (want strong, weak or none)",
+		sub:  "unknown fairness \"foo\" (available: strong, weak, none)",
 	},
 	{
 		name: "--fairness without --lasso",
@@ -789,7 +789,7 @@ var badInputCases = []badInputCase{
 		name: "negative --switches",
 		prog: threadProg,
 		args: []string{"check", "--switches", "-1", "{file}"},
-		sub:  "--switches must be at least 0, got -1",
+		sub:  "--switches must be between 0 and 64, got -1",
 	},
 	{
 		name: "--depth 0",

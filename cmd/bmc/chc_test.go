@@ -58,7 +58,7 @@ func TestExportCHCUsage(t *testing.T) {
 	}{
 		{[]string{"export", "--chc", "../../examples/kind_fig1.bpl"}, "needs a bound"},
 		{[]string{"export", "--chc", "--seq", "direct", "-k", "2", "../../examples/kind_fig1.bpl"}, "not --seq direct"},
-		{[]string{"export", "--chc", "--lasso", "1,1", "../../examples/kind_fig1.bpl"}, "--lasso does not go with it"},
+		{[]string{"export", "--chc", "--lasso", "1,1", "../../examples/kind_fig1.bpl"}, "--chc does not go with --lasso: --chc asks the safety question"},
 		{[]string{"export", "--chc", "--aiger", "../../examples/seq_swap.bpl"}, "exactly one of"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -19,14 +19,13 @@ import (
 )
 
 type compareFlags struct {
-	rounds, switches int
-	threads, target  string
-	depth, maxStates int
-	timeout          time.Duration
-	maxMemory        byteSize
-	moped            string
-	engines          []string
-	json, quiet      bool
+	boundFlags
+	maxStates   int
+	timeout     time.Duration
+	maxMemory   byteSize
+	moped       string
+	engines     []string
+	json, quiet bool
 }
 
 func newCompare(stdout, stderr io.Writer) *cobra.Command {
@@ -58,12 +57,7 @@ one JSON document on standard output.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
-	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
-	fl.Lookup("switches").DefValue = "none"
-	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
-	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
-	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread for bmc's engines (frames; Moped has none)")
+	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound, "call stack bound per thread for bmc's engines (frames; Moped has none)")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up after this many states")
 	fl.DurationVar(&f.timeout, "timeout", time.Minute, "give up each run after this long (an unknown verdict); 0 means no limit")
 	f.maxMemory = byteSize(driver.DefaultMaxMemory())
@@ -79,12 +73,10 @@ one JSON document on standard output.`,
 func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr io.Writer) error {
 	const name = "bmc compare"
 	fl := cmd.Flags()
-	if err := checkContextBound(name, fl, f.rounds, f.switches); err != nil {
+	if err := f.boundFlags.validate(name, fl); err != nil {
 		return err
 	}
 	switch {
-	case f.depth < 1:
-		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", name, f.maxStates)
 	case f.timeout < 0:
@@ -129,7 +121,7 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 	}
 	ex := driver.DefaultBounds()
 	ex.Depth, ex.MaxStates = f.depth, f.maxStates
-	co := driver.CompareOptions{Bound: bd, Bounds: ex, Timeout: f.timeout, Moped: exe, Engines: f.engines}
+	co := driver.CompareOptions{Bound: bd, Bounds: ex, DepthStated: fl.Changed("depth"), Timeout: f.timeout, Moped: exe, Engines: f.engines}
 	if !f.quiet {
 		co.Progress = stderr
 		for _, n := range notes {
@@ -144,7 +136,12 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 	case err != nil:
 		return internalErr("%s: %v", name, err)
 	}
-	c := comparison{File: path, Bounds: fmt.Sprintf("%s, call depth %d", bd, f.depth), Notes: notes}
+	c := comparison{File: path, Bounds: bd.String(), Notes: notes}
+	if fl.Changed("depth") || p.Recursive() {
+		// The call depth bounds the question (without recursion the
+		// engines search the program's deepest stack).
+		c.Bounds += fmt.Sprintf(", call depth %d", f.depth)
+	}
 	c.judge(runs)
 	if f.json {
 		if err := c.writeJSON(stdout); err != nil {

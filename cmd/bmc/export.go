@@ -20,17 +20,12 @@ import (
 )
 
 type exportFlags struct {
+	boundFlags
 	aiger, binary bool
 	chc           bool
 	dimacs, smt2  int
-	depth         int
-	target        string
 	property      string
 	seq           string
-	rounds        int
-	switches      int
-	threads       string
-	maxThreads    int
 	lasso         string
 	fairness      string
 	livenessOuts  bool
@@ -94,17 +89,11 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.IntVar(&f.dimacs, "dimacs", -1, "write the K-step unrolling as DIMACS CNF")
 	fl.IntVar(&f.smt2, "smt2", -1, "write the K-step unrolling as SMT-LIB 2")
 	fl.BoolVar(&f.chc, "chc", false, "write the Horn clauses of the summary engine (SMT-LIB 2, HORN)")
-	fl.IntVar(&f.depth, "depth", 16, "call stack bound (frames)")
-	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
-	fl.StringVar(&f.property, "property", "violation", "with --dimacs/--smt2: violation or overflow")
-	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs: direct (the interleaving product; auto), eager or lazy; with --chc also contexts (its default) or product")
-	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
-	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
-	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
-	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
-	fl.IntVar(&f.maxThreads, "max-threads", 4, "bound on threads created by spawning (the interleaving product)")
+	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound|maxThreadsBound, "call stack bound (frames); without recursion the stacks hold just the frames the calls need")
+	registerChoice(fl, &f.property, driver.PropertyChoice, "with --dimacs/--smt2: the bad state")
+	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program (auto: direct; with --chc, contexts; contexts and product go with --chc only)")
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock question: a stem of k1 rounds, a loop of k2 rounds")
-	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
+	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	fl.BoolVar(&f.livenessOuts, "liveness-outputs", false, "with --aiger --lasso: the justice property as outputs named assert_fair and assume_fair_* (ABC's l2s)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
@@ -114,6 +103,12 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
 	defer stop()
 	fl := cmd.Flags()
+	if err := checkChoices("export", fl); err != nil {
+		return err
+	}
+	if err := checkApart("export", fl); err != nil {
+		return err
+	}
 	formats := 0
 	for _, name := range []string{"aiger", "dimacs", "smt2", "chc"} {
 		if fl.Changed(name) {
@@ -127,38 +122,24 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return usageErr("bmc export: --binary goes with --aiger")
 	case f.livenessOuts && (!f.aiger || !fl.Changed("lasso")):
 		return usageErr("bmc export: --liveness-outputs goes with --aiger --lasso k1,k2")
-	case f.chc && fl.Changed("lasso"):
-		return usageErr("bmc export: --chc asks the safety question; --lasso does not go with it")
-	case fl.Changed("property") && (f.aiger || f.chc):
-		return usageErr("bmc export: --property goes with --dimacs or --smt2: the AIGER file has both properties as outputs")
 	case fl.Changed("dimacs") && f.dimacs < 0, fl.Changed("smt2") && f.smt2 < 0:
 		return usageErr("bmc export: the number of steps K must not be negative")
-	case f.depth < 1:
-		return usageErr("bmc export: --depth must be at least 1, got %d", f.depth)
+	case f.maxThreads.any:
+		return usageErr("bmc export: --max-threads must be a number: the system written has a bounded number of threads")
 	}
-	if err := checkContextBound("bmc export", fl, f.rounds, f.switches); err != nil {
+	if err := f.boundFlags.validate("bmc export", fl); err != nil {
 		return err
 	}
 	lb, err := f.validateLasso(fl)
 	if err != nil {
 		return err
 	}
-	if err := checkName("bmc export", "sequentialization", f.seq, driver.Seqs); err != nil {
-		return err
-	}
-	if f.maxThreads < 1 || f.maxThreads > 1000 {
-		return usageErr("bmc export: --max-threads must be between 1 and 1000, got %d", f.maxThreads)
-	}
 	if err := f.limits.validate("bmc export"); err != nil {
 		return err
 	}
 	prop := encode.PropViolation
-	switch f.property {
-	case "violation":
-	case "overflow":
+	if f.property == "overflow" {
 		prop = encode.PropOverflow
-	default:
-		return usageErr("bmc export: --property must be violation or overflow, got %q", f.property)
 	}
 	opts, err := loadOptions("bmc export", f.target, f.threads)
 	if err != nil {
@@ -169,7 +150,7 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 		return gaveUp("bmc export", err)
 	}
 	bounds := driver.DefaultBounds()
-	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads, f.rounds, f.switches
+	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads.n, f.rounds, f.switches
 	if f.chc {
 		sys, err := driver.EncodeHorn(ctx, p, f.seq, bounds)
 		switch {
@@ -268,8 +249,8 @@ func unrollingFits(sys *ts.System, k int, format string, perNode int, maxMemory 
 		format, k, k, sys.NumVars(), size, driver.FormatBytes(maxMemory))
 }
 
-// validateLasso reads --lasso and --fairness and refuses the flags that
-// ask another question.
+// validateLasso reads --lasso and --fairness (the flags that ask
+// another question are the table's, driver.Aparts).
 func (f *exportFlags) validateLasso(fl *pflag.FlagSet) (result.LassoBound, error) {
 	const cmd = "bmc export"
 	if !fl.Changed("lasso") {
@@ -277,14 +258,6 @@ func (f *exportFlags) validateLasso(fl *pflag.FlagSet) (result.LassoBound, error
 			return result.LassoBound{}, usageErr("%s: --fairness goes with --lasso k1,k2 (the livelock question)", cmd)
 		}
 		return result.LassoBound{}, nil
-	}
-	for _, name := range []string{"rounds", "switches", "max-threads"} {
-		if fl.Changed(name) {
-			return result.LassoBound{}, usageErr("%s: --%s does not go with --lasso: the livelock question is bounded by its stem and loop rounds, on a fixed set of threads", cmd, name)
-		}
-	}
-	if fl.Changed("seq") && driver.ExportMethod(f.seq) != "direct" {
-		return result.LassoBound{}, usageErr("%s: --seq %s does not go with --lasso: the livelock question is written on the interleaving product (direct); bmc seq --lasso prints the lasso translation", cmd, f.seq)
 	}
 	return parseLasso(cmd, f.lasso, f.fairness)
 }

@@ -98,7 +98,7 @@ func TestSeqExportFlags(t *testing.T) {
 		sub  string // "": accepted
 	}{
 		{[]string{"seq", "--eager", "--lazy", "-k", "1", threadProg}, "give exactly one of --eager, --lazy and --amplify"},
-		{[]string{"seq", "--eager", "--amplify", "-k", "1", threadProg}, "give exactly one of --eager, --lazy and --amplify"},
+		{[]string{"seq", "--eager", "--amplify", "-k", "1", threadProg}, "--amplify does not go with --eager: give one translation"},
 		{[]string{"seq", "--amplify", "--switches", "2", threadProg}, "--amplify needs -k K"},
 		{[]string{"seq", "--amplify", "-k", "1", "--switches", "2", threadProg}, "give exactly one of -k (rounds) and --switches"},
 		{[]string{"seq", "--amplify", "-k", "2", "--for", "moped", threadProg}, ""},
@@ -110,8 +110,8 @@ func TestSeqExportFlags(t *testing.T) {
 		{[]string{"seq", "--lazy", "-k", "1", "--for", "getafix", threadProg}, `unknown tool for --for "getafix" (available: bmc, moped)`},
 		{[]string{"seq", "--lazy", "-k", "1", "--for", "moped", "-o", "/nonexistent/dir/out.bp", threadProg}, "/nonexistent/dir/out.bp"},
 		{[]string{"seq", "--eager", "-k", "2", "--for", "moped", threadProg}, ""},
-		{[]string{"export", "--aiger", "--property", "overflow", seqProg}, "--property goes with --dimacs or --smt2"},
-		{[]string{"export", "--dimacs", "3", "--property", "stack", seqProg}, `--property must be violation or overflow, got "stack"`},
+		{[]string{"export", "--aiger", "--property", "overflow", seqProg}, "--property does not go with --aiger"},
+		{[]string{"export", "--dimacs", "3", "--property", "stack", seqProg}, `unknown property "stack" (available: violation, overflow)`},
 		{[]string{"export", "--smt2", "3", "--binary", seqProg}, "--binary goes with --aiger"},
 		{[]string{"export", "--smt2", "-3", seqProg}, "must not be negative"},
 		{[]string{"export", "--aiger", "--depth", "0", seqProg}, "--depth must be at least 1"},

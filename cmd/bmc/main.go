@@ -263,6 +263,7 @@ func exactlyOneFile(cmd *cobra.Command, args []string) error {
 }
 
 type checkFlags struct {
+	boundFlags
 	engine      string
 	solver      string
 	maxSteps    int
@@ -270,12 +271,6 @@ type checkFlags struct {
 	quiet       bool
 	verbose     bool
 	cores       int
-	target      string
-	threads     string
-	rounds      int
-	switches    int
-	depth       int
-	maxThreads  threadBound
 	maxStates   int
 	json        bool
 	limits      limitFlags
@@ -324,30 +319,23 @@ loop boxed; the HTML page shows the source lines on hover.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.engine, "engine", "auto", "engine: bmc (bounded model checking; concurrent programs through a sequentialization, with -k or --switches), explicit (explicit-state search), summaries (procedure summaries as Horn clauses: every call depth; concurrent programs through the context encoding or the eager or lazy sequentialization, livelocks (--lasso) through the keyframe translation), or auto (the plan races them: --verbose prints it)")
-	fl.StringVar(&f.seq, "seq", "auto", "bmc engine on concurrent programs: eager, lazy, direct, or auto (the plan's choice; with --engine bmc: eager, or direct where threads loop or recurse and --max-steps is not given); summary engine: contexts or product (threads without calls or locks)")
-	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3 (bmc and summary engines), bdd (summary engine only)")
+	registerChoice(fl, &f.engine, driver.EngineChoice, "engine")
+	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program; any but auto pins the engine it belongs to (eager, lazy, direct: bmc; contexts, product: summaries)")
+	registerChoice(fl, &f.solver, driver.SolverChoice, "solver of the bmc and summary engines (not stated: the summary engine races gini and bdd)")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	fl.BoolVar(&f.verbose, "verbose", false, "print the plan (the engines raced, on how many cores) on stderr before it runs")
 	registerCores(fl, &f.cores)
-	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
-	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1 (name=* for unboundedly many)")
-	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
-	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
-	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
-	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
-	f.maxThreads = threadBound{n: 4}
-	fl.Var(&f.maxThreads, "max-threads", "threads created by spawning or for name=* counts: at most `N` (default 4), or '*' for every number (coverability; the default for programs that start unboundedly many threads)")
+	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound|maxThreadsBound, depthHelp)
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "explicit engine: give up (exit 3) after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
 	fl.BoolVar(&f.noSymmetry, "no-symmetry", false, "explicit engine: keep states that differ only by a permutation of a thread group's instances apart (cross-checks the symmetry reduction)")
-	fl.StringVar(&f.switchAt, "switch-points", "any", "where a thread may be switched out: any (before any step outside an atomic section) or getafix (only where Getafix places switches: before shared accesses, while its flag, the first global, is false; its narrower question, to compare verdicts with it; explicit engine and --seq product, with -k or --switches)")
+	registerChoice(fl, &f.switchAt, driver.SwitchPointChoice, "where a thread may be switched out (getafix: explicit engine and --seq product, with -k or --switches)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
-	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: the fairness the loop must meet: strong, weak or none")
+	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	f.pictures.register(fl)
 	return cmd
 }

@@ -15,16 +15,11 @@ import (
 )
 
 type proveFlags struct {
+	boundFlags
 	method      string
 	maxK        int
 	solver      string
 	seq         string
-	rounds      int
-	switches    int
-	depth       int
-	maxThreads  threadBound
-	threads     string
-	target      string
 	certificate string
 	maxStates   int
 	maxRounds   int
@@ -76,18 +71,11 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.method, "method", "auto", "proof engine: kind, kind-simple, pdr, reach (reachability on decision diagrams), summaries (every call depth), amplify (K-induction with amplification: every number of rounds), or auto (pdr, raced with the exhaustive search and, for every interleaving, reach; for a recursive program the summaries too)")
+	registerChoice(fl, &f.method, driver.MethodChoice, "proof engine")
 	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
-	fl.StringVar(&f.solver, "solver", "gini", "solver: gini or z3; bdd (decision diagrams) for --method summaries")
-	fl.StringVar(&f.seq, "seq", "auto", "concurrent programs within -k or --switches: eager, lazy, direct, or auto (direct where the program fits it, else eager)")
-	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
-	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
-	fl.Lookup("switches").DefValue = "none" // -1 means unbounded
-	fl.IntVar(&f.depth, "depth", 16, "call stack bound per thread (frames; the entry frame is 1)")
-	f.maxThreads = threadBound{n: 4}
-	fl.Var(&f.maxThreads, "max-threads", "threads created by spawning or for name=* counts: at most `N` (default 4), or '*' for every number (coverability, linear interfaces; the default for programs that start unboundedly many threads)")
-	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
-	fl.StringVar(&f.target, "target", "", "error label to reach, replacing error, ERROR and SLIC_ERROR")
+	registerChoice(fl, &f.solver, driver.SolverChoice, "solver of the proof engines")
+	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program within -k or --switches (auto: direct where the program fits it, else eager)")
+	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound|maxThreadsBound, depthHelp)
 	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof (clauses over the named state bits), or the summaries of a proof by summaries, to `FILE`")
 	fl.IntVar(&f.maxRounds, "max-rounds", driver.DefaultMaxRounds, "--method amplify: the largest K tried")
 	fl.BoolVar(&f.noEnvelope, "no-envelope", false, "--method amplify: start the inductive case from every well-formed state (Eqn. 8), not only the envelope's (Eqn. 9)")
@@ -104,34 +92,24 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 func (f *proveFlags) validate(cmd *cobra.Command) error {
 	const name = "bmc prove"
 	fl := cmd.Flags()
-	for _, c := range []struct {
-		what, value string
-		names       []string
-	}{{"proof method", f.method, driver.Methods}, {"solver", f.solver, driver.Solvers}, {"sequentialization", f.seq, driver.Seqs}} {
-		if err := checkName(name, c.what, c.value, c.names); err != nil {
-			return err
-		}
+	if err := checkChoices("prove", fl); err != nil {
+		return err
 	}
-	if err := checkContextBound(name, fl, f.rounds, f.switches); err != nil {
+	if err := f.boundFlags.validate(name, fl); err != nil {
 		return err
 	}
 	switch {
 	case f.maxK < 1:
 		return usageErr("%s: --max-k must be at least 1, got %d", name, f.maxK)
-	case f.depth < 1:
-		return usageErr("%s: --depth must be at least 1, got %d", name, f.depth)
-	case !f.maxThreads.any && (f.maxThreads.n < 1 || f.maxThreads.n > 1000):
-		return usageErr("%s: --max-threads must be between 1 and 1000, or '*', got %d", name, f.maxThreads.n)
 	case f.maxStates < 1:
 		return usageErr("%s: --max-states must be at least 1, got %d", name, f.maxStates)
 	case f.cores < 0:
 		return usageErr("%s: --cores must not be negative, got %d", name, f.cores)
-	case fl.Changed("max-states") && (fl.Changed("method") || fl.Changed("seq") || f.certificate != ""):
-		return usageErr("%s: --max-states limits the exhaustive search, which runs only when neither --method, --seq nor --certificate chooses a proof engine", name)
-	case f.certificate != "" && f.method == "reach":
-		return usageErr("%s: --certificate needs --method pdr, summaries or auto: reach's invariant is a decision diagram over the state bits, re-checked but not written", name)
-	case f.certificate != "" && (f.method == "kind" || f.method == "kind-simple"):
-		return usageErr("%s: --certificate needs --method pdr, summaries or auto: k-induction proves no invariant over single states", name)
+	}
+	if err := checkApart("prove", fl); err != nil {
+		return err
+	}
+	switch {
 	case f.maxRounds < 1:
 		return usageErr("%s: --max-rounds must be at least 1, got %d", name, f.maxRounds)
 	case (fl.Changed("max-rounds") || f.noEnvelope) && f.method != "amplify":

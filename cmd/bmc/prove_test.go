@@ -33,7 +33,7 @@ end
 	}{
 		{[]string{"prove", "--quiet", "../../examples/seq_counter.bpl"}, exitViolation, "unsafe: violation found ("},
 		{[]string{"prove", "--quiet", "--method", "pdr", "../../examples/seq_counter.bpl"}, exitViolation, "unsafe: violation found (pdr+gini"},
-		{[]string{"prove", "--quiet", "--method", "pdr", "--max-states", "10", safe}, exitBadInput, "--max-states limits the exhaustive search"},
+		{[]string{"prove", "--quiet", "--method", "pdr", "--max-states", "10", safe}, exitBadInput, "--max-states does not go with --method: it limits the exhaustive search"},
 		{[]string{"prove", "--quiet", "../../examples/peterson.bpl"}, exitSafe, "exhaustive search"},
 		// A k-induction stopped by the time limit is a timeout, with the
 		// advice on --timeout (it was worded "context deadline exceeded").
@@ -47,7 +47,7 @@ end
 		{[]string{"prove", "--quiet", "--method", "kind-simple", "--max-k", "1", "../../examples/seq_counter.bpl"}, exitUnknown, "counterexample to induction"},
 		{[]string{"prove", "--quiet", "--depth", "4", "../../examples/seq_recursion.bpl"}, exitUnknown, "depth bound reached"},
 		{[]string{"prove", "--method", "bogus", safe}, exitBadInput, `unknown proof method "bogus"`},
-		{[]string{"prove", "--method", "kind", "--certificate", cert, safe}, exitBadInput, "--certificate needs --method pdr"},
+		{[]string{"prove", "--method", "kind", "--certificate", cert, safe}, exitBadInput, "--certificate does not go with --method kind or kind-simple"},
 		{[]string{"prove", "--method", "reach", "--certificate", cert, safe}, exitBadInput, "reach's invariant is a decision diagram"},
 		{[]string{"prove", "--seq", "lazy", safe}, exitBadInput, "--seq goes with -k or --switches"},
 		{[]string{"prove", "--max-k", "0", safe}, exitBadInput, "--max-k must be at least 1"},

@@ -19,23 +19,16 @@ import (
 )
 
 type seqFlags struct {
+	boundFlags
 	eager, lazy bool
 	amplify     bool
-	rounds      int
-	switches    int
-	threads     string
-	target      string
 	forTool     string
 	output      string
 	lasso       string
 	keyframes   bool
 	fairness    string
-	depth       int
 	limits      limitFlags
 }
-
-// seqFor are the tools `bmc seq --for` prints for.
-var seqFor = []string{"bmc", "moped"}
 
 func newSeq(stdout, stderr io.Writer) *cobra.Command {
 	var f seqFlags
@@ -89,15 +82,11 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.BoolVar(&f.eager, "eager", false, "the eager sequentialization")
 	fl.BoolVar(&f.lazy, "lazy", false, "the lazy sequentialization")
 	fl.BoolVar(&f.amplify, "amplify", false, "with -k: K-induction with amplification's L^K (initialization, then K rounds)")
-	fl.IntVarP(&f.rounds, "rounds", "k", 0, "bound: K round-robin rounds")
-	fl.IntVar(&f.switches, "switches", -1, "bound: at most N context switches")
-	fl.StringVar(&f.threads, "threads", "", "thread instances, e.g. adder=2,stopper=1")
-	fl.StringVar(&f.target, "target", "", "error label, replacing error, ERROR and SLIC_ERROR")
-	fl.StringVar(&f.forTool, "for", "bmc", "the tool that reads the program: bmc or moped")
+	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound, "with --lasso: frames per thread, as deep as recursion is inlined")
+	registerChoice(fl, &f.forTool, driver.ForChoice, "the tool that reads the program")
 	fl.StringVarP(&f.output, "output", "o", "", "write the program to `FILE` instead of standard output")
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock translation for a stem of k1 and a loop of k2 rounds (k1,k2)")
-	fl.StringVar(&f.fairness, "fairness", "strong", "with --lasso: strong, weak or none")
-	fl.IntVar(&f.depth, "depth", 16, "with --lasso: frames per thread, as deep as recursion is inlined")
+	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	fl.BoolVar(&f.keyframes, "keyframes", false, "with --lasso: keep the procedures and compare keyframes (any call depth)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
@@ -107,6 +96,15 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	ctx, stop := driver.Limit(context.Background(), f.limits.timeout, int64(f.limits.maxMemory))
 	defer stop()
 	fl := cmd.Flags()
+	if err := checkChoices("seq", fl); err != nil {
+		return err
+	}
+	if err := checkApart("seq", fl); err != nil {
+		return err
+	}
+	if err := f.limits.validate("bmc seq"); err != nil {
+		return err
+	}
 	if fl.Changed("lasso") {
 		return runSeqLasso(ctx, cmd, path, f, stdout, stderr)
 	}
@@ -160,12 +158,6 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 
 // load checks the flags both translations take and loads the program.
 func (f *seqFlags) load(ctx context.Context, path string, stderr io.Writer) (*ir.Program, error) {
-	if err := checkName("bmc seq", "tool for --for", f.forTool, seqFor); err != nil {
-		return nil, err
-	}
-	if err := f.limits.validate("bmc seq"); err != nil {
-		return nil, err
-	}
 	opts, err := loadOptions("bmc seq", f.target, f.threads)
 	if err != nil {
 		return nil, err
@@ -179,21 +171,12 @@ func (f *seqFlags) load(ctx context.Context, path string, stderr io.Writer) (*ir
 
 // runSeqLasso prints the livelock translation.
 func runSeqLasso(ctx context.Context, cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writer) error {
-	fl := cmd.Flags()
-	for _, flag := range []string{"eager", "lazy", "rounds", "switches"} {
-		if fl.Changed(flag) {
-			return usageErr("bmc seq: --%s does not go with --lasso: the livelock translation has its own rounds, the stem and the loop", flag)
-		}
-	}
 	lb, err := parseLasso("bmc seq", f.lasso, f.fairness)
 	if err != nil {
 		return err
 	}
 	if f.depth < 1 {
 		return usageErr("bmc seq: --depth must be at least 1, got %d", f.depth)
-	}
-	if f.keyframes && fl.Changed("depth") {
-		return usageErr("bmc seq: --depth does not go with --keyframes: the translation keeps recursion")
 	}
 	p, err := f.load(ctx, path, stderr)
 	if err != nil {

@@ -43,7 +43,7 @@ const (
 // explicit search finds too large: in make test a few seconds, which
 // decide all but the largest Bluetooth bounds (those then end the climb
 // below the line's bound, logged); under make soak a minute.
-var seqBMCTimeout = time.Duration(soak.Seeds(4, 60)) * time.Second
+var seqBMCTimeout = map[bool]time.Duration{false: 4 * time.Second, true: time.Minute}[soak.On()]
 
 // seqBound is a context bound as the command line spells it.
 type seqBound struct {
