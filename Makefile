@@ -7,9 +7,11 @@ EXAMPLE := examples/bluetooth.bpl
 # TAGS=noz3 builds without Z3 (no cgo, no libz3 needed).
 TAGS    ?=
 GOFLAGS_TAGS := $(if $(TAGS),-tags $(TAGS),)
-# Debian packages, as root or through sudo.
-APT_INSTALL := if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
-	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq
+# Debian packages, as root or through sudo: $(APT_INSTALL) PACKAGE...;
+# apt's output is shown only when it fails.
+APT_INSTALL := sh -c 'if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; log=$$(mktemp); \
+	$$SUDO apt-get update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq "$$@" >>$$log 2>&1; \
+	status=$$?; [ $$status = 0 ] || cat $$log; rm -f $$log; exit $$status' apt-install
 
 .PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized trace-check
 
@@ -35,7 +37,7 @@ peers:
 	command -v z3 >/dev/null || missing="$$missing z3"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing$$missing (the peers the tests compare bmc with)"; \
-	  $(APT_INSTALL) $$missing; \
+	  $(APT_INSTALL) $$missing || echo "could not install$$missing: the tests that need them fail under CI=true and are skipped otherwise"; \
 	fi
 
 # -buildvcs=auto: the version (bmc --version) names the checkout's
