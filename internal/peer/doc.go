@@ -8,8 +8,8 @@
 // is skipped. A test that needs a hand-built peer is skipped wherever it
 // is missing. Every case a test decides with a peer, and every skip for
 // a missing one, is logged in a form the summary at the end of make test
-// counts (scripts/testreport): "peer case: ABC: ..." and "peer missing:
-// Moped: ...".
+// counts (scripts/testreport): "peer case: ABC: ...", "peer missing:
+// Moped: ..." (skipped) and "peer required: ABC: ..." (failed, under CI).
 //
 // It is test support, outside bmc's pipeline; only tests import it.
 package peer

@@ -60,7 +60,7 @@ func Need(t testing.TB, tool Tool) string {
 	if tool.Debian != "" {
 		why = "apt-get install " + tool.Debian + "; make test installs it"
 		if underCI() {
-			t.Fatalf("%s is not installed (%s); CI=%s, and under CI the comparison with it must run", tool.Name, why, os.Getenv("CI"))
+			t.Fatalf("peer required: %s: it is not installed (%s); CI=%s, and under CI the comparison with it must run", tool.Name, why, os.Getenv("CI"))
 		}
 	}
 	t.Skipf("peer missing: %s: %s is not installed, so this comparison is skipped (%s)", tool.Name, strings.Join(tool.Commands, " or "), why)

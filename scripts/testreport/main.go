@@ -22,7 +22,7 @@ type event struct {
 
 // peerLine matches what internal/peer logs: a case decided with a peer,
 // or a comparison skipped for a missing one.
-var peerLine = regexp.MustCompile(`peer (case|missing): ([^:]+):`)
+var peerLine = regexp.MustCompile(`peer (case|missing|required): ([^:]+):`)
 
 func main() {
 	peers := flag.String("peers", "", "accumulate the counts of peer cases and skips in `FILE`")
@@ -109,7 +109,8 @@ func report(in io.Reader, out io.Writer) (bool, counts, error) {
 	return failed, c, sc.Err()
 }
 
-// counts are the peer lines seen: "case ABC" and "missing Moped" keys.
+// counts are the peer lines seen: "case ABC", "missing Moped" (a
+// comparison skipped) and "required ABC" (a test failed) keys.
 type counts map[string]int
 
 func (c counts) add(o counts) {
@@ -119,15 +120,19 @@ func (c counts) add(o counts) {
 }
 
 // line words the counts: "peers: ABC 13 cases, z3 9 cases; Moped not
-// installed: 3 comparisons skipped".
+// installed: 3 comparisons skipped" (or, under CI, "ABC not installed: 3
+// tests failed").
 func (c counts) line() string {
 	var used, missing []string
 	for k, n := range c {
 		kind, name, _ := strings.Cut(k, " ")
-		if kind == "case" {
+		switch kind {
+		case "case":
 			used = append(used, fmt.Sprintf("%s %d %s", name, n, plural(n, "case")))
-		} else {
+		case "missing":
 			missing = append(missing, fmt.Sprintf("%s not installed: %d %s skipped", name, n, plural(n, "comparison")))
+		default:
+			missing = append(missing, fmt.Sprintf("%s not installed: %d %s failed", name, n, plural(n, "test")))
 		}
 	}
 	sort.Strings(used)

@@ -63,7 +63,7 @@ func TestReport(t *testing.T) {
 // TestCountsAccumulate: two runs' counts add up in the file.
 func TestCountsAccumulate(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "peers.json")
-	for _, c := range []counts{{"case z3": 2}, {"case z3": 1, "case ABC": 4, "missing Moped": 3}} {
+	for _, c := range []counts{{"case z3": 2, "required ABC": 1}, {"case z3": 1, "missing Moped": 3, "required ABC": 2}} {
 		old, err := load(file)
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +77,7 @@ func TestCountsAccumulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := c.line(), "peers: ABC 4 cases, z3 3 cases; Moped not installed: 3 comparisons skipped"; got != want {
+	if got, want := c.line(), "peers: z3 3 cases; ABC not installed: 3 tests failed; Moped not installed: 3 comparisons skipped"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
