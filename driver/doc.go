@@ -16,7 +16,13 @@
 //   - driver.go: the options and the entry points Check, Prove and
 //     Livelock, which make the plan and run it;
 //   - plan.go: the plan (every choice of engine, encoding and method;
-//     the one place that reads "auto");
+//     the one place that reads "auto"; one question, one plan: check
+//     without a bound races what prove races), and the call depth the
+//     question has (a program's own deepest stack unless it recurses
+//     or the user states one) and its answers name;
+//   - vocabulary.go: the command-line vocabulary (the values of the
+//     flags that name one of a list, and the flags that do not go
+//     together), from which cmd/bmc makes help and usage errors;
 //   - portfolio.go: the race of a plan's candidates on the run's cores,
 //     and the cores lent to an engine's own race;
 //   - process.go: the candidates as processes of their own, pinned to
