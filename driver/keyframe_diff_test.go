@@ -30,11 +30,8 @@ func TestKeyframeDifferential(t *testing.T) {
 	const directTimeout = 3 * time.Second
 	// A sample with keyframe lassos that CI can afford (seed 6 alone
 	// takes 25 s); make soak runs 1..42.
-	first, last := int64(7), int64(14)
-	switch {
-	case soak.On():
-		first, last = 1, 42
-	case testing.Short():
+	first, last := soak.Range(7, 14, 42)
+	if testing.Short() && !soak.On() {
 		last = 12
 	}
 	counts := map[string]int{}

@@ -24,11 +24,8 @@ import (
 func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
 	t.Parallel()
 	// A sample with violations (seeds 13 and 16); make soak runs 1..48.
-	first, last := int64(9), int64(16)
-	switch {
-	case soak.On():
-		first, last = 1, 48
-	case testing.Short():
+	first, last := soak.Range(9, 16, 48)
+	if testing.Short() && !soak.On() {
 		first = 11
 	}
 	unsafe, total, fewer := 0, 0, 0

@@ -19,3 +19,13 @@ func Seeds(ci, soak int) int {
 	}
 	return ci
 }
+
+// Range is the seeds a suite runs, first to last: a window of them in
+// make test (one that holds the cases the suite must see), 1 to
+// soakLast under make soak.
+func Range(first, last, soakLast int64) (int64, int64) {
+	if On() {
+		return 1, soakLast
+	}
+	return first, last
+}
