@@ -35,11 +35,16 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 		return nil, notTranslated{err}
 	}
 	eo := o.Bounds.explicitOptions()
-	fits, longer := true, result.LassoBound{}
+	// fits says the livelock replays within a stated depth; needs is
+	// the depth its trace reaches.
+	fits, needs, longer := true, 0, result.LassoBound{}
 	replay := func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
 		ws, err := fp.Witnesses(steps)
 		if err != nil {
 			return nil, err
+		}
+		for _, w := range ws {
+			needs = max(needs, result.StackDepth(onProgram(p, w.Steps)))
 		}
 		try := func(depth int) (*result.Trace, error) {
 			eo.Depth = depth
@@ -62,7 +67,7 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 			}
 			fits = false
 		}
-		return try(max(depth, o.Bounds.Depth))
+		return try(max(needs, depth, o.Bounds.Depth))
 	}
 	res, err := summaries(ctx, fp.Seq, summaryOptions{Solver: o.Solver, Replay: replay})
 	if err != nil {
@@ -78,7 +83,7 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 	case res.Verdict == result.Unsafe && !fits:
 		res.Verdict, res.Trace = result.Unknown, nil
 		res.AnyDepth, res.Depth = false, o.Bounds.Depth
-		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the livelock found needs more frames)")}
+		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the livelock found needs call depth %d: --depth %d shows it)", needs, needs)}
 	}
 	return res, nil
 }

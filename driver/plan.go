@@ -33,10 +33,6 @@ type Plan struct {
 	Candidates []Candidate
 	// command runs the candidates as processes (Options.Command).
 	command []string
-	// anyDepth says a candidate answers at every call depth (a
-	// recursive program, a summary engine in the plan): an answer cut by
-	// the call depth does not end the race.
-	anyDepth bool
 	// anyThreads says a candidate answers for every number of threads
 	// (coverability): an answer cut by the thread bound does not end
 	// the race.
@@ -56,7 +52,11 @@ type Candidate struct {
 	// only while no candidate waits for it.
 	Cores int
 	After time.Duration // its head start: how long the ones before it run alone
-	run   func(ctx context.Context, progress io.Writer) (*result.Result, error)
+	// AnyDepth says it answers at every call depth (a summary engine on
+	// a recursive program): while it has not answered, an answer the
+	// call depth cut short does not end the race.
+	AnyDepth bool
+	run      func(ctx context.Context, progress io.Writer) (*result.Result, error)
 }
 
 // WriteTo prints the plan for --verbose.
@@ -491,7 +491,6 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 	if o.DepthStated {
 		pl.Question = "a violation within " + o.Bounds.words() + " (safe at any call depth, if so)"
 	}
-	pl.anyDepth = true
 	solvers := []string{o.Solver}
 	if o.Solver == "gini" && !o.SolverStated && (method == "" || hornSeq(method)) {
 		// Two pure-Go solvers of different strengths, raced: Spacer's
@@ -509,6 +508,7 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		pl.add(summaryName(s, method), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 			return checkSummaries(ctx, p, so, method)
 		})
+		pl.Candidates[len(pl.Candidates)-1].AnyDepth = true
 	}
 	return nil
 }
@@ -804,13 +804,14 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 				}
 				return res, err
 			})
+			// The depth bound is ours unless the user stated it: an
+			// answer cut by it waits for the summaries'. A stated one is
+			// the user's, and the search's "depth bound reached"
+			// answers it.
+			pl.Candidates[len(pl.Candidates)-1].AnyDepth = !o.DepthStated
 		}
 		pl.Question = fmt.Sprintf("a livelock within %s, %s (none at any call depth, if so)", lb, o.Bounds.depthWords())
 		if !o.DepthStated {
-			// The depth bound is ours: an answer cut by it waits for
-			// the summaries'. A stated one is the user's, and the
-			// search's "depth bound reached" answers it.
-			pl.anyDepth = true
 			pl.Question = fmt.Sprintf("a livelock within %s, any call depth", lb)
 		}
 	}

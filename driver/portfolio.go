@@ -226,8 +226,18 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 			switch {
 			case a.err != nil && !errors.As(a.err, &ue):
 				won = &a // an internal error: a bug, reported at once
-			case a.err == nil && pl.settled(a.res):
+			case a.err == nil && pl.settled(a.res, answered):
 				won = &a
+			default:
+				// The last candidate that answers at every call depth
+				// ended without a decisive answer: an answer the depth
+				// cut short before it now is one.
+				for i, r := range results {
+					if r != nil && errs[i] == nil && pl.settled(r, answered) {
+						won = &answer{i: i, res: r}
+						break
+					}
+				}
 			}
 			if won != nil {
 				cancel() // before the core goes back, so that no other candidate starts
@@ -275,6 +285,17 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 	if won != nil {
 		if won.err != nil {
 			return nil, won.err
+		}
+		if cutByDepth(won.res) {
+			// What lies beyond the depth: a violation a summary engine
+			// found deeper, and the depth it needs.
+			for _, r := range results {
+				for _, l := range limitsOf(r, result.LimitDeeper) {
+					if !slices.Contains(won.res.Limits, l) {
+						won.res.Limits = append(won.res.Limits, l)
+					}
+				}
+			}
 		}
 		return pl.report(won.res, won.i), nil
 	}
@@ -337,12 +358,35 @@ func (pl *Plan) undecided(results []*result.Result, errs []error) (*result.Resul
 	return pl.report(res, first), nil
 }
 
-// cutByDepth reports whether r is an answer the call depth cut short.
-// settled says whether r ends the race: it is settled, and not cut by
-// a bound another candidate of the plan does not have.
-func (pl *Plan) settled(r *result.Result) bool {
-	return r.Settled() && !(pl.anyDepth && cutByDepth(r)) && !(pl.anyThreads && cutByThreads(r))
+// settled says whether r ends the race, the candidates that answered
+// so far known: it is settled, and not cut by a bound another candidate
+// of the plan does not have (the call depth, while a candidate that
+// answers at every depth has not answered; the thread bound, where one
+// answers for every number of threads).
+func (pl *Plan) settled(r *result.Result, answered []bool) bool {
+	return r.Settled() && !(cutByDepth(r) && pl.depthPending(answered)) && !(pl.anyThreads && cutByThreads(r))
 }
+
+// depthPending says whether a candidate that answers at every call
+// depth has not answered yet.
+func (pl *Plan) depthPending(answered []bool) bool {
+	for i, c := range pl.Candidates {
+		if c.AnyDepth && !answered[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// limitsOf is r's limits of kind k (none for a nil r).
+func limitsOf(r *result.Result, k result.LimitKind) []result.Limit {
+	if r == nil {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(r.Limits), func(l result.Limit) bool { return l.Kind != k })
+}
+
+// cutByDepth reports whether r is an answer the call depth cut short.
 
 func cutByThreads(r *result.Result) bool {
 	return r.Verdict == result.Unknown && r.Has(result.LimitThreads)

@@ -240,7 +240,9 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		}
 		target, bounds, eo, interleave = sp.Seq, bd.String(), within(o.Bounds, bd).explicitOptions(), sp.Interleave
 	}
-	fits := true
+	// fits says the violation replays within a stated depth; needs is
+	// the depth its trace reaches.
+	fits, needs := true, 0
 	replay := func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
 		if interleave != nil {
 			var err error
@@ -249,6 +251,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 			}
 		}
 		steps = onProgram(p, steps)
+		needs = result.StackDepth(steps)
 		if o.DepthStated {
 			eo.Depth = o.Bounds.Depth
 			if tr, err := explicit.Replay(p, eo, steps); err == nil {
@@ -256,7 +259,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 			}
 			fits = false
 		}
-		eo.Depth = max(depth, o.Bounds.Depth)
+		eo.Depth = max(needs, depth, o.Bounds.Depth)
 		return explicit.Replay(p, eo, steps)
 	}
 	so.Replay = replay
@@ -288,7 +291,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		// within the stated depth.
 		res.Verdict, res.Trace = result.Unknown, nil
 		res.AnyDepth, res.Depth = false, o.Bounds.Depth
-		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs more frames)")}
+		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs call depth %d: --depth %d shows it)", needs, needs)}
 	}
 	return res, nil
 }

@@ -53,23 +53,7 @@ func (h *Contexts) Steps(d *chc.Derivation) ([]result.ReplayStep, int, error) {
 			}
 		}
 	}
-	// The deepest stack on the way.
-	depth := map[int]int{}
-	most := 1
-	for _, st := range out {
-		t := st.Thread
-		if _, ok := depth[t]; !ok {
-			depth[t] = 1
-		}
-		switch st.Edge.Kind {
-		case ir.Call:
-			depth[t]++
-			most = max(most, depth[t])
-		case ir.Return:
-			depth[t]--
-		}
-	}
-	return out, most, nil
+	return out, result.StackDepth(out), nil
 }
 
 // ctxRun is a thread's steps per context, up to its latest context.

@@ -93,3 +93,26 @@ type ReplayStep struct {
 	Globals []ir.Value // all globals after the step; nil: not given
 	Locals  []ir.Value // the locals of the thread's top frame after the step; nil: not given
 }
+
+// StackDepth is the most frames a thread's stack holds over steps: each
+// thread's stack starts with its entry frame, and a thread that returns
+// from that frame has an empty one (init, which runs as thread 0,
+// returns before thread 0 starts on a stack of its own).
+func StackDepth(steps []ReplayStep) int {
+	depth := map[int]int{}
+	most := 1
+	for _, st := range steps {
+		t := st.Thread
+		if depth[t] == 0 {
+			depth[t] = 1
+		}
+		switch {
+		case st.Edge.Kind == ir.Call && !st.Edge.Spawn:
+			depth[t]++
+			most = max(most, depth[t])
+		case st.Edge.Kind == ir.Return:
+			depth[t]--
+		}
+	}
+	return most
+}
