@@ -13,7 +13,7 @@ APT_INSTALL := sh -c 'if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; lo
 	$$SUDO apt-get update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq "$$@" >>$$log 2>&1; \
 	status=$$?; [ $$status = 0 ] || cat $$log; rm -f $$log; exit $$status' apt-install
 
-.PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized trace-check
+.PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized bench-recursion trace-check
 
 all: build
 
@@ -138,6 +138,12 @@ bench-amplify: build
 # programs"); see scripts/bench-parameterized.sh.
 bench-parameterized: build
 	BMC=./$(BIN) bash scripts/bench-parameterized.sh
+
+# The recursive programs of internal/progen.Recursion at n = 4..10 bits
+# (docs/BENCHMARKS.md, "Recursion"): the default plan, each summary engine
+# alone and Moped (when installed). Options in scripts/bench-recursion.sh.
+bench-recursion: build
+	BMC=./$(BIN) bash scripts/bench-recursion.sh
 
 # bmc batch against the same checks one after another, on the corpus
 # manifests (docs/BENCHMARKS.md, "Batch runs"); BENCH_TIMEOUT a check.

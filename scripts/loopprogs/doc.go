@@ -1,6 +1,6 @@
 // Command loopprogs writes the generated programs of the benchmark
 // tables (docs/BENCHMARKS.md: "Looping programs", "Livelocks",
-// "Portfolio") into a directory: Burns' mutual exclusion for 2 to 7
+// "Portfolio", "Recursion") into a directory: Burns' mutual exclusion for 2 to 7
 // threads, safe and with a bug (burnsN.bpl, burnsN_bug.bpl); a flag-based
 // mutual exclusion, safe and with a check-then-act race (flagsN.bpl,
 // flagsN_bug.bpl); examples/permutation_late.bpl with 4, 8, ..., 20 bits
@@ -11,7 +11,10 @@
 // that take one lock twice each (lock_unlock2.bpl, lock_unlock3.bpl);
 // and the TryLock dining philosophers of mutant-fair-nontermination,
 // Fig. 3(a), and their ordered variant, for 2 to 8 philosophers
-// (philN.bpl, philN_ordered.bpl). Each file starts with its `// expect:`
+// (philN.bpl, philN_ordered.bpl); and the recursions that count their
+// nesting in n = 4..10 bits and fail at 2^n - 1 nested calls, each shape
+// (self, helper, param, mutual), sequential and inside one of two
+// threads (rec_helper7.bpl, rec_mutual5_threads.bpl). Each file starts with its `// expect:`
 // lines; the programs themselves come from internal/progen.
 //
 // Usage:

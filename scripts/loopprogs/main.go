@@ -40,6 +40,14 @@ func main() {
 		files[fmt.Sprintf("pump%d.bpl", k)] = progen.Pump(k, false)
 		files[fmt.Sprintf("pump%d_safe.bpl", k)] = progen.Pump(k, true)
 	}
+	for n := 4; n <= 10; n++ {
+		for _, shape := range []progen.RecursionShape{progen.SelfCount, progen.HelperCount, progen.ParamCount, progen.MutualCount} {
+			for _, threads := range []bool{false, true} {
+				r := progen.Recursion{Shape: shape, Bits: n, Target: 1<<n - 1, Threads: threads}
+				files["rec_"+r.Name()] = r.Program()
+			}
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "loopprogs:", err)
 		os.Exit(1)
