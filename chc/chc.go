@@ -171,6 +171,15 @@ func (s *System) Relevant() []bool {
 // per variable of the graph, and-nodes included, that makes Clause's
 // constraint true), one sub-derivation per body atom deriving that
 // atom's arguments. The root of a counterexample applies a query.
+//
+// Sub-derivations may be shared (the same *Derivation under several
+// body atoms, at several depths): the tree is kept as a DAG, which can be
+// exponentially smaller. A callee's summary atom is derived from its
+// call atom, which is derived from the caller's cut point, so each
+// returned call in a recursion repeats its caller's derivation: unfolded,
+// a violation 20 returned calls deep is a tree of 2^20 nodes. Whatever
+// walks a derivation must visit a shared node once (and may not change
+// one in place).
 type Derivation struct {
 	Clause *Clause
 	Values []bool
@@ -190,50 +199,99 @@ func (d *Derivation) values(ls []ts.Lit) []bool {
 
 // Height is the number of clauses on d's longest branch.
 func (d *Derivation) Height() int {
+	return d.height(map[*Derivation]int{})
+}
+
+func (d *Derivation) height(memo map[*Derivation]int) int {
+	if h, ok := memo[d]; ok {
+		return h
+	}
 	h := 0
 	for _, b := range d.Body {
-		h = max(h, b.Height())
+		h = max(h, b.height(memo))
 	}
+	memo[d] = h + 1
 	return h + 1
 }
 
 // CheckDerivation reports why d is not a derivation of a query of s by
 // evaluation alone, or nil: at each node the values satisfy the
 // constraint (and the graph), and each body atom's arguments are the
-// arguments its sub-derivation derives.
+// arguments its sub-derivation derives. A shared sub-derivation is
+// checked once; a cycle (no finite derivation) is an error.
 func (s *System) CheckDerivation(d *Derivation) error {
 	if d.Clause.Head != nil {
 		return fmt.Errorf("chc: the derivation ends in %s, not in a query", d.Clause.Head.Pred.Name)
 	}
-	// Iteratively: a derivation of a deep recursion is deep.
-	work := []*Derivation{d}
-	for len(work) > 0 {
-		n := work[len(work)-1]
-		work = work[:len(work)-1]
-		c := n.Clause
-		if len(n.Values) != s.AIG.NumVars() {
-			return fmt.Errorf("chc: clause %s: %d values for %d variables", c.Name, len(n.Values), s.AIG.NumVars())
+	// Iteratively, depth first: a derivation of a deep recursion is
+	// deep. open: on the path from the root; done: checked with all
+	// below it.
+	const open, done = 1, 2
+	state := map[*Derivation]int{}
+	type frame struct {
+		n    *Derivation
+		next int // the sub-derivation to visit next
+	}
+	var path []frame
+	visit := func(n *Derivation) error {
+		switch state[n] {
+		case open:
+			return fmt.Errorf("chc: clause %s: the derivation is cyclic", n.Clause.Name)
+		case done:
+			return nil
 		}
-		vals := slices.Clone(n.Values)
-		s.AIG.Eval(vals)
-		if !slices.Equal(vals, n.Values) {
-			return fmt.Errorf("chc: clause %s: the values do not follow the graph", c.Name)
+		if err := s.checkNode(n); err != nil {
+			return err
 		}
-		if !ts.Value(vals, c.Constraint) {
-			return fmt.Errorf("chc: clause %s: the constraint is false", c.Name)
+		state[n] = open
+		path = append(path, frame{n: n})
+		return nil
+	}
+	if err := visit(d); err != nil {
+		return err
+	}
+	for len(path) > 0 {
+		f := &path[len(path)-1]
+		if f.next == len(f.n.Body) {
+			state[f.n] = done
+			path = path[:len(path)-1]
+			continue
 		}
-		if len(n.Body) != len(c.Body) {
-			return fmt.Errorf("chc: clause %s: %d sub-derivations for %d body atoms", c.Name, len(n.Body), len(c.Body))
+		b := f.n.Body[f.next]
+		f.next++
+		if err := visit(b); err != nil {
+			return err
 		}
-		for i, a := range c.Body {
-			b := n.Body[i]
-			if b.Clause.Head == nil || b.Clause.Head.Pred != a.Pred {
-				return fmt.Errorf("chc: clause %s: body atom %d (%s) derived by clause %s", c.Name, i, a.Pred.Name, b.Clause.Name)
-			}
-			if !slices.Equal(n.values(a.Args), b.Args()) {
-				return fmt.Errorf("chc: clause %s: body atom %d (%s) has other arguments than its derivation", c.Name, i, a.Pred.Name)
-			}
-			work = append(work, b)
+	}
+	return nil
+}
+
+// checkNode checks derivation node n on its own: its values, its
+// constraint, and its body atoms' arguments against its
+// sub-derivations' heads.
+func (s *System) checkNode(n *Derivation) error {
+	c := n.Clause
+	if len(n.Values) != s.AIG.NumVars() {
+		return fmt.Errorf("chc: clause %s: %d values for %d variables", c.Name, len(n.Values), s.AIG.NumVars())
+	}
+	vals := slices.Clone(n.Values)
+	s.AIG.Eval(vals)
+	if !slices.Equal(vals, n.Values) {
+		return fmt.Errorf("chc: clause %s: the values do not follow the graph", c.Name)
+	}
+	if !ts.Value(vals, c.Constraint) {
+		return fmt.Errorf("chc: clause %s: the constraint is false", c.Name)
+	}
+	if len(n.Body) != len(c.Body) {
+		return fmt.Errorf("chc: clause %s: %d sub-derivations for %d body atoms", c.Name, len(n.Body), len(c.Body))
+	}
+	for i, a := range c.Body {
+		b := n.Body[i]
+		if b.Clause.Head == nil || b.Clause.Head.Pred != a.Pred {
+			return fmt.Errorf("chc: clause %s: body atom %d (%s) derived by clause %s", c.Name, i, a.Pred.Name, b.Clause.Name)
+		}
+		if !slices.Equal(n.values(a.Args), b.Args()) {
+			return fmt.Errorf("chc: clause %s: body atom %d (%s) has other arguments than its derivation", c.Name, i, a.Pred.Name)
 		}
 	}
 	return nil

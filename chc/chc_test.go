@@ -210,6 +210,17 @@ func TestCheckDerivation(t *testing.T) {
 			}
 			return d
 		}, "clause step: the values do not follow the graph"},
+		{"cyclic", func(k *counter, d *Derivation) *Derivation {
+			// 3 from 2 from 1 from 0 from 3: every node holds on its
+			// own, and no finite derivation is there.
+			s0 := k.stepNode([2]bool{true, true}, [2]bool{false, false}, nil)
+			s1 := k.stepNode([2]bool{false, false}, [2]bool{true, false}, s0)
+			s2 := k.stepNode([2]bool{true, false}, [2]bool{false, true}, s1)
+			s3 := k.stepNode([2]bool{false, true}, [2]bool{true, true}, s2)
+			s0.Body[0] = s3
+			d.Body[0].Body[0] = s3
+			return d
+		}, "the derivation is cyclic"},
 		{"values missing", func(k *counter, d *Derivation) *Derivation {
 			n := d.Body[0]
 			n.Values = n.Values[:len(n.Values)-1]

@@ -14,7 +14,8 @@
 // per procedure relates its entry values to its exit values (a summary),
 // one per cut point its entry values to the values there (package encode
 // builds them). Solvers (package engine) answer with a Derivation, a tree
-// of ground atoms that is a counterexample of any call depth, or with an
+// of ground atoms that is a counterexample of any call depth (kept as a
+// DAG: an atom derived once is one node wherever it is used), or with an
 // Interpretation of every predicate that makes every clause valid and
 // every query false: the summaries, a proof. Both are checked here, on a
 // solver of the caller's choosing, before anything is believed; Write

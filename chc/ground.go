@@ -21,11 +21,16 @@ type Ground struct {
 
 // Complete finds, for each node of g, a clause and values of its
 // variables that derive the node's atom from its children's (a query of
-// sv per candidate clause), and returns the derivation it makes.
+// sv per candidate clause), and returns the derivation it makes; a node
+// shared in g is completed once, and shared in the derivation.
 func (s *System) Complete(ctx context.Context, g *Ground, sv solver.Solver) (*Derivation, error) {
 	heads := s.HeadsOf()
+	done := map[*Ground]*Derivation{}
 	var complete func(g *Ground) (*Derivation, error)
 	complete = func(g *Ground) (*Derivation, error) {
+		if d, ok := done[g]; ok {
+			return d, nil
+		}
 		i := len(s.Preds)
 		if g.Pred != nil {
 			i = g.Pred.Index
@@ -54,6 +59,7 @@ func (s *System) Complete(ctx context.Context, g *Ground, sv solver.Solver) (*De
 				}
 				d.Body = append(d.Body, b)
 			}
+			done[g] = d
 			return d, nil
 		}
 		name := "a query"

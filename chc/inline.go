@@ -251,9 +251,19 @@ func (inst *instance) lit(s *System, b aigBuilder, l ts.Lit) ts.Lit {
 }
 
 // Expand reads a derivation of in.System as the derivation of the
-// original system it stands for.
+// original system it stands for; a sub-derivation shared in d is one
+// shared in the result.
 func (in *Inlined) Expand(d *Derivation) *Derivation {
+	done := map[*Derivation]*Derivation{} // per node of d, its expansion
 	var expand func(inst *instance, d *Derivation) *Derivation
+	kept := func(d *Derivation) *Derivation {
+		if out, ok := done[d]; ok {
+			return out
+		}
+		out := expand(in.of[d.Clause.Index], d)
+		done[d] = out
+		return out
+	}
 	expand = func(inst *instance, d *Derivation) *Derivation {
 		vals := make([]bool, in.Original.AIG.NumVars())
 		for v, l := range inst.inputs {
@@ -266,10 +276,9 @@ func (in *Inlined) Expand(d *Derivation) *Derivation {
 				out.Body = append(out.Body, expand(inst.sub[k], d))
 				continue
 			}
-			b := d.Body[inst.kept[k]]
-			out.Body = append(out.Body, expand(in.of[b.Clause.Index], b))
+			out.Body = append(out.Body, kept(d.Body[inst.kept[k]]))
 		}
 		return out
 	}
-	return expand(in.of[d.Clause.Index], d)
+	return kept(d)
 }

@@ -84,15 +84,21 @@ func Fixedpoint(ctx context.Context, sys *chc.System, fp solver.Fixedpoint, o Ho
 	return &HornResult{Status: solver.Unknown, Reason: reason}
 }
 
-// ground maps a solver's derivation onto sys's predicates.
+// ground maps a solver's derivation onto sys's predicates, a shared
+// sub-derivation onto a shared one.
 func ground(sys *chc.System, rels []solver.Rel, errRel solver.Rel, d *solver.Derivation) (*chc.Ground, error) {
 	pred := map[solver.Rel]*chc.Pred{}
 	for i, r := range rels {
 		pred[r] = sys.Preds[i]
 	}
+	done := map[*solver.Derivation]*chc.Ground{}
 	var conv func(d *solver.Derivation) (*chc.Ground, error)
 	conv = func(d *solver.Derivation) (*chc.Ground, error) {
+		if g, ok := done[d]; ok {
+			return g, nil
+		}
 		g := &chc.Ground{Args: d.Args}
+		done[d] = g
 		if d.Rel != errRel {
 			g.Pred = pred[d.Rel]
 			if g.Pred == nil {

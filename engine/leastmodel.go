@@ -417,7 +417,7 @@ func (lm *leastModel) run() *HornResult {
 				continue
 			}
 			if c.Head == nil {
-				return &HornResult{Status: solver.Sat, Derivation: lm.derive(c, nil, lm.step+1), Levels: lm.step}
+				return &HornResult{Status: solver.Sat, Derivation: lm.derive(c, nil, lm.step+1, map[string]*chc.Derivation{}), Levels: lm.step}
 			}
 			for _, u := range lm.users[c.Head.Pred.Index] {
 				if where[u.Index] == k && !queued[u.Index] && (u.Head == nil || lm.relevant[u.Head.Pred.Index]) {
@@ -564,8 +564,10 @@ func (lm *leastModel) before(p, step int) bdd.Node {
 }
 
 // derive is a derivation of c's head with the arguments args (a query:
-// none) from the relations before growth step, which hold it.
-func (lm *leastModel) derive(c *chc.Clause, args []bool, step int) *chc.Derivation {
+// none) from the relations before growth step, which hold it. An atom
+// met again is derived once (done, by predicate and arguments): the
+// derivation is a DAG, where the tree can be exponential.
+func (lm *leastModel) derive(c *chc.Clause, args []bool, step int, done map[string]*chc.Derivation) *chc.Derivation {
 	m := lm.m
 	x := lm.prepare(c)
 	f := m.And(lm.body(c, x, func(p int) bdd.Node { return lm.before(p, step) }), x.t)
@@ -600,6 +602,11 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int) *chc.Derivati
 			sub[k] = ts.Value(vals, l)
 			at[lm.formal[p][k]] = sub[k]
 		}
+		key := fmt.Sprint(p, ":", factKey(sub))
+		if b, ok := done[key]; ok {
+			d.Body = append(d.Body, b)
+			continue
+		}
 		// The first growth that holds the atom, before step.
 		var g *lmGrowth
 		for i := range lm.grown[p] {
@@ -614,7 +621,9 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int) *chc.Derivati
 		if g == nil {
 			panic(fmt.Sprintf("engine: the least model lost an atom of %s", a.Pred.Name))
 		}
-		d.Body = append(d.Body, lm.derive(g.clause, sub, g.step))
+		b := lm.derive(g.clause, sub, g.step, done)
+		done[key] = b
+		d.Body = append(d.Body, b)
 	}
 	return d
 }

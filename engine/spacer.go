@@ -837,16 +837,28 @@ func (sp *spacer) interpretation(l int) *chc.Interpretation {
 	return in
 }
 
-// derivation is f's derivation tree, with every variable's value.
+// derivation is f's derivation tree, with every variable's value: a
+// DAG, as the must-summaries are, one node per must-summary however
+// often it is a body atom (a returned call's summary atom is derived
+// from its caller's cut point again, so that the tree unfolded doubles
+// with every returned call on the path).
 func (sp *spacer) derivation(f *spFact) *chc.Derivation {
+	return sp.derive(f, map[*spFact]*chc.Derivation{})
+}
+
+func (sp *spacer) derive(f *spFact, done map[*spFact]*chc.Derivation) *chc.Derivation {
+	if d, ok := done[f]; ok {
+		return d
+	}
 	d := &chc.Derivation{Clause: f.clause, Values: make([]bool, sp.sys.AIG.NumVars())}
 	for v, x := range f.vals {
 		d.Values[v] = x
 	}
 	sp.sys.AIG.Eval(d.Values)
 	for _, b := range f.body {
-		d.Body = append(d.Body, sp.derivation(b))
+		d.Body = append(d.Body, sp.derive(b, done))
 	}
+	done[f] = d
 	return d
 }
 

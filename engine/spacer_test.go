@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -629,4 +630,105 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// returnedCalls has the shape of a recursion whose every level calls a
+// helper that returns (encode.Horn's clauses for deeper() { inc();
+// deeper(); }): the helper's summary atom is derived from its call atom,
+// derived in turn from the caller's, so that each level's call atom is
+// used twice, once by the caller going on and once inside the helper's
+// summary:
+//
+//	Call(0)
+//	Sum(x, x+1) <- Call(x)
+//	Call(y) <- Call(x) & Sum(x, y)
+//	false <- Call(x) & x = target
+//
+// Call(target) has a derivation of 2^target tree nodes but only
+// 2*target+1 distinct ones.
+func returnedCalls(width, target int) *chc.System {
+	s := chc.New()
+	g := s.AIG
+	var xs, ys []string
+	for i := range width {
+		xs, ys = append(xs, fmt.Sprintf("x%d", i)), append(ys, fmt.Sprintf("y%d", i))
+	}
+	call := s.NewPred("Call", xs)
+	sum := s.NewPred("Sum", append(slices.Clone(xs), ys...))
+	zero := make([]ts.Lit, width)
+	for i := range zero {
+		zero[i] = ts.False
+	}
+	s.Add(&chc.Atom{Pred: call, Args: zero}, nil, ts.True, "start")
+	x, y := hornBits(g, "x", width), hornBits(g, "y", width)
+	s.Add(&chc.Atom{Pred: sum, Args: append(slices.Clone(x), plus(g, x)...)}, []chc.Atom{{Pred: call, Args: x}}, ts.True, "helper")
+	s.Add(&chc.Atom{Pred: call, Args: y}, []chc.Atom{{Pred: call, Args: x}, {Pred: sum, Args: append(slices.Clone(x), y...)}}, ts.True, "return")
+	s.Add(nil, []chc.Atom{{Pred: call, Args: x}}, equals(g, x, target), "query")
+	return s
+}
+
+// distinctNodes is the number of d's distinct nodes.
+func distinctNodes(d *chc.Derivation) int {
+	seen := map[*chc.Derivation]bool{}
+	var walk func(d *chc.Derivation)
+	walk = func(d *chc.Derivation) {
+		if seen[d] {
+			return
+		}
+		seen[d] = true
+		for _, b := range d.Body {
+			walk(b)
+		}
+	}
+	walk(d)
+	return len(seen)
+}
+
+// A counterexample through 30 returned calls is a derivation of 2^30
+// tree nodes: the engines keep it as the DAG of its distinct atoms,
+// and it is checked (and, inlined, expanded) as one. Unfolded as a tree
+// it took 18 s and 3.9 GB at 20 calls (issue 53's helper.bpl).
+func TestSharedDerivation(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const width = 6
+	target := 30
+	sys := returnedCalls(width, target)
+	il := chc.Inline(sys)
+	if il.Removed() != 1 {
+		t.Fatalf("%d predicates inlined, want Sum", il.Removed())
+	}
+	start := time.Now()
+	check := func(name string, res *HornResult, expand bool) {
+		t.Helper()
+		defer func() { start = time.Now() }()
+		if expand && res.Status == solver.Sat {
+			if err := il.System.CheckDerivation(res.Derivation); err != nil {
+				t.Fatalf("%s: the inlined derivation does not hold: %v", name, err)
+			}
+			res.Derivation = il.Expand(res.Derivation)
+		}
+		if err := checkHorn(ctx, sys, res, solver.Sat); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d := res.Derivation
+		t.Logf("%s: %v levels %d %s", name, time.Since(start).Round(time.Millisecond), res.Levels, res.Stats)
+		if h := d.Height(); h != 2*target+2 {
+			t.Errorf("%s: height %d, want %d", name, h, 2*target+2)
+		}
+		if n := distinctNodes(d); n > 2*target+2 {
+			t.Errorf("%s: %d distinct nodes, want at most %d", name, n, 2*target+2)
+		}
+	}
+	check("spacer", Spacer(ctx, sys, giniOptions()), false)
+	check("spacer inlined", Spacer(ctx, il.System, giniOptions()), true)
+	check("least model", LeastModel(ctx, sys, HornOptions{}), false)
+	if smt.Available {
+		// Z3's own search takes seconds from 24 calls on: 16 (a tree of
+		// 2^16 nodes for chc.Complete to fill in, a SAT query each).
+		sys = returnedCalls(width, 16)
+		il = chc.Inline(sys)
+		target = 16
+		check("z3 inlined", z3Horn(t, ctx, il.System), true)
+	}
 }
