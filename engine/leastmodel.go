@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,7 @@ type lmClause struct {
 	subs     []map[int]bdd.Node
 	prepared []*bdd.Substitution // subs, for ComposeWith (sharing their maps, which gc updates)
 	subIDs   []int               // subs' numbers in leastModel.subID
+	inputs   []int               // the clause's graph inputs (chc.System.Vars)
 	// at is each graph input's variable in the clause: a head argument
 	// that is a plain input is the head's variable itself (no copy and
 	// no equation for the many arguments a clause passes on unchanged).
@@ -268,7 +270,7 @@ func (lm *leastModel) prepare(c *chc.Clause) *lmClause {
 	}
 	m := lm.m
 	inputs, _ := lm.sys.Vars(c)
-	x := &lmClause{at: map[int]int{}}
+	x := &lmClause{inputs: inputs, at: map[int]int{}}
 	for _, v := range inputs {
 		x.at[v] = lm.input[v]
 	}
@@ -588,8 +590,7 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int, done map[stri
 		}
 	}
 	vals := make([]bool, lm.sys.AIG.NumVars())
-	inputs, _ := lm.sys.Vars(c)
-	for _, v := range inputs {
+	for _, v := range x.inputs {
 		vals[v] = w[x.at[v]]
 	}
 	lm.sys.AIG.Eval(vals)
@@ -607,20 +608,17 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int, done map[stri
 			d.Body = append(d.Body, b)
 			continue
 		}
-		// The first growth that holds the atom, before step.
-		var g *lmGrowth
-		for i := range lm.grown[p] {
-			if lm.grown[p][i].step >= step {
-				break
-			}
-			if m.Eval(lm.grown[p][i].rel, at) {
-				g = &lm.grown[p][i]
-				break
-			}
-		}
-		if g == nil {
+		// The first growth that holds the atom, before step. A relation
+		// only grows, so the growths that hold it are a suffix: a binary
+		// search finds the first (a deep counterexample has thousands of
+		// growths and atoms).
+		gs := lm.grown[p]
+		n, _ := slices.BinarySearchFunc(gs, step, func(x lmGrowth, s int) int { return x.step - s })
+		i := sort.Search(n, func(i int) bool { return m.Eval(gs[i].rel, at) })
+		if i == n {
 			panic(fmt.Sprintf("engine: the least model lost an atom of %s", a.Pred.Name))
 		}
+		g := &gs[i]
 		b := lm.derive(g.clause, sub, g.step, done)
 		done[key] = b
 		d.Body = append(d.Body, b)

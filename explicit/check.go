@@ -373,7 +373,7 @@ func (c *Checker) initialStates() []*state {
 	}
 	if p := c.prog.Init; p != nil {
 		s.init = true
-		s.threads = []thread{{entry: p, frames: []frame{newFrame(p, -1, nil)}}}
+		s.threads = []thread{{entry: p, frames: []*frame{newFrame(p, -1, nil)}}}
 		out := c.enforce([]*state{s}, []int{0})
 		c.checkLabels(out, []int{0}, stepRec{kind: recStart})
 		return out
@@ -391,7 +391,7 @@ func (c *Checker) startThreads(s *state, rec stepRec) []*state {
 			c.threadHit = true // the check covers only some of the counts
 		}
 		for range n {
-			s.threads = append(s.threads, thread{entry: spec.Proc, frames: []frame{newFrame(spec.Proc, -1, nil)}})
+			s.threads = append(s.threads, thread{entry: spec.Proc, frames: []*frame{newFrame(spec.Proc, -1, nil)}})
 		}
 	}
 	s.cur, s.used = -1, 0 // the first thread is still to be chosen

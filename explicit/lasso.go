@@ -256,7 +256,7 @@ func sameThread(a, b *thread) bool {
 		return false
 	}
 	for i := range a.frames {
-		fa, fb := &a.frames[i], &b.frames[i]
+		fa, fb := a.frames[i], b.frames[i]
 		if fa.proc != fb.proc || fa.pc != fb.pc || fa.call != fb.call || fa.atomic != fb.atomic || !slices.Equal(fa.locals, fb.locals) {
 			return false
 		}
@@ -507,7 +507,7 @@ func (c *Checker) lassoTrace(p *lassoPath, b result.LassoBound) *result.Trace {
 	}
 	c.concretize(states, p.recs)
 	names := threadNames(states[len(states)-1])
-	tr := &result.Trace{Livelock: true, File: c.prog.File, Threads: names}
+	tr := &result.Trace{Livelock: true, File: c.prog.File, Threads: names, Depth: stackDepth(states)}
 	if vals := c.initialValues(states, p.recs); len(vals) > 0 {
 		tr.Steps = append(tr.Steps, result.Step{Event: "initial values: " + strings.Join(vals, " "), Sched: result.SchedInitial})
 	}

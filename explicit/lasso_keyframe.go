@@ -106,7 +106,7 @@ func (d loopDips) threadBack(from, n *state, rec string, t int) bool {
 		return sameThread(a, b)
 	}
 	for j := 0; j <= dip && j < ha; j++ {
-		fa, fb := &a.frames[ha-1-j], &b.frames[hb-1-j]
+		fa, fb := a.frames[ha-1-j], b.frames[hb-1-j]
 		if fa.proc != fb.proc || fa.pc != fb.pc || fa.atomic != fb.atomic || !slices.Equal(fa.locals, fb.locals) {
 			return false
 		}

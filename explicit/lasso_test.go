@@ -491,13 +491,13 @@ func TestKeyframeComesBack(t *testing.T) {
 			}
 		}
 	}
-	fr := func(pr *ir.Proc, pc, call int, locals ...ir.Value) frame {
-		return frame{proc: pr, pc: pc, call: call, locals: locals}
+	fr := func(pr *ir.Proc, pc, call int, locals ...ir.Value) *frame {
+		return &frame{proc: pr, pc: pc, call: call, locals: locals}
 	}
 	base := fr(thread1, 1, -1)
 	top := fr(retry, retry.Entry, entry)
 	waiting := fr(retry, 2, entry)
-	stack := func(frames ...frame) *state {
+	stack := func(frames ...*frame) *state {
 		s := &state{globals: []ir.Value{ir.True}, threads: []thread{{entry: thread1, frames: frames}}}
 		return s
 	}

@@ -20,9 +20,15 @@ type state struct {
 }
 
 type thread struct {
-	entry  *ir.Proc // entry function, names the thread
-	frames []frame  // empty once the thread has terminated
-	atomic bool     // inside an atomic section: no context switch
+	entry *ir.Proc // entry function, names the thread
+	// frames is the stack, empty once the thread has terminated. Only the
+	// top frame belongs to this state alone: the frames below it are
+	// shared with the states cloned from it and never changed in place
+	// (set copies one first, a return copies the caller's), so that a
+	// clone costs one frame, not the stack (a trace 1,000 calls deep
+	// holds thousands of states).
+	frames []*frame
+	atomic bool // inside an atomic section: no context switch
 }
 
 type frame struct {
@@ -35,7 +41,16 @@ type frame struct {
 
 func (t *thread) alive() bool { return len(t.frames) > 0 }
 
-func (t *thread) top() *frame { return &t.frames[len(t.frames)-1] }
+func (t *thread) top() *frame { return t.frames[len(t.frames)-1] }
+
+// own gives the thread a copy of frame i of its own (a frame below the
+// top is shared with other states).
+func (t *thread) own(i int) *frame {
+	f := *t.frames[i]
+	f.locals = append([]ir.Value(nil), f.locals...)
+	t.frames[i] = &f
+	return &f
+}
 
 func (s *state) clone() *state {
 	n := &state{
@@ -51,10 +66,9 @@ func (s *state) clone() *state {
 }
 
 func (t thread) clone() thread {
-	n := thread{entry: t.entry, atomic: t.atomic, frames: make([]frame, len(t.frames))}
-	for i, f := range t.frames {
-		f.locals = append([]ir.Value(nil), f.locals...)
-		n.frames[i] = f
+	n := thread{entry: t.entry, atomic: t.atomic, frames: append([]*frame(nil), t.frames...)}
+	if len(n.frames) > 0 {
+		n.own(len(n.frames) - 1)
 	}
 	return n
 }
@@ -77,7 +91,12 @@ func (s *state) set(sl slot, v ir.Value) {
 		s.globals[sl.index] = v
 		return
 	}
-	s.threads[sl.thread].frames[sl.frame].locals[sl.index] = v
+	th := &s.threads[sl.thread]
+	f := th.frames[sl.frame]
+	if sl.frame < len(th.frames)-1 {
+		f = th.own(sl.frame) // shared below the top
+	}
+	f.locals[sl.index] = v
 }
 
 // varSlot is the cell of v as seen from the top frame of thread t.
@@ -177,9 +196,10 @@ func decode(p *ir.Program, key []byte) *state {
 		t.atomic = x&1 != 0
 		var nf int
 		nf, key = readUvarint(key)
-		t.frames = make([]frame, nf)
+		t.frames = make([]*frame, nf)
 		for j := range t.frames {
-			f := &t.frames[j]
+			f := &frame{}
+			t.frames[j] = f
 			x, key = readUvarint(key)
 			f.proc = p.Procs[x]
 			f.pc, key = readUvarint(key)

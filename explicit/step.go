@@ -414,8 +414,8 @@ func (c *Checker) constraintHolds(v *state, t int, e *ir.Edge, passives []int, p
 }
 
 // newFrame builds the frame for entering p with the given argument values.
-func newFrame(p *ir.Proc, call int, args []vset) frame {
-	f := frame{proc: p, pc: p.Entry, call: call, locals: make([]ir.Value, len(p.Locals))}
+func newFrame(p *ir.Proc, call int, args []vset) *frame {
+	f := &frame{proc: p, pc: p.Entry, call: call, locals: make([]ir.Value, len(p.Locals))}
 	for i, x := range p.Locals {
 		f.locals[i] = x.Init
 	}
@@ -436,7 +436,7 @@ func (c *Checker) call(v *state, t int, e *ir.Edge, en *env, emit func(*state)) 
 		}
 		n := v.clone()
 		n.threads[t].top().pc = e.To
-		n.threads = append(n.threads, thread{entry: e.Callee, frames: []frame{newFrame(e.Callee, -1, args)}})
+		n.threads = append(n.threads, thread{entry: e.Callee, frames: []*frame{newFrame(e.Callee, -1, args)}})
 		emit(n)
 		return
 	}
@@ -465,6 +465,9 @@ func (c *Checker) ret(v *state, t int, e *ir.Edge, en *env, emit func(*state)) {
 	th := &n.threads[t]
 	callee := *th.top()
 	th.frames = th.frames[:len(th.frames)-1]
+	if th.alive() {
+		th.own(len(th.frames) - 1) // the caller's frame was shared below the top
+	}
 	if !th.alive() {
 		th.atomic = false
 		emit(n)

@@ -189,7 +189,19 @@ func (c *Checker) buildTrace(p path, msg, file string, pos lang.Pos) builtTrace 
 		}
 	}
 	tr.Switches = sched.switches
+	tr.Depth = stackDepth(states)
 	return builtTrace{tr, sched.round}
+}
+
+// stackDepth is the most frames a thread's stack holds over states.
+func stackDepth(states []*state) int {
+	most := 0
+	for _, s := range states {
+		for i := range s.threads {
+			most = max(most, len(s.threads[i].frames))
+		}
+	}
+	return most
 }
 
 // keptSteps marks the steps a trace shows: all but the thread-local steps
@@ -534,7 +546,7 @@ func (c *Checker) changes(a, b *state, t int, e *ir.Edge, names []string) []stri
 			continue
 		}
 		top := len(tb.frames) - 1
-		fb := &tb.frames[top]
+		fb := tb.frames[top]
 		if top >= len(ta.frames) || ta.frames[top].proc != fb.proc {
 			// A new frame: show its parameters.
 			for j := 0; j < fb.proc.Params; j++ {
@@ -542,7 +554,7 @@ func (c *Checker) changes(a, b *state, t int, e *ir.Edge, names []string) []stri
 			}
 			continue
 		}
-		fa := &ta.frames[top]
+		fa := ta.frames[top]
 		for j, x := range fb.proc.Locals {
 			if fa.locals[j] != fb.locals[j] && !results[slot{i, top, j}] {
 				out = append(out, fmt.Sprintf("%s%s=%s", prefix, x.Name, fb.locals[j]))

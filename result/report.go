@@ -1,6 +1,7 @@
 package result
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -40,7 +41,9 @@ func (r *Result) within() string {
 
 // WriteText prints the result for a person: the verdict with its bounds,
 // and for a violation the interleaved trace.
-func (r *Result) WriteText(w io.Writer, file string) {
+func (r *Result) WriteText(out io.Writer, file string) {
+	w := bufio.NewWriter(out) // a trace of thousands of steps: one write, not one a cell
+	defer w.Flush()
 	within := r.within()
 	stats := fmt.Sprintf("%s, %.2fs", r.Engine, r.Elapsed.Seconds())
 	if r.Stats != "" {
@@ -216,6 +219,7 @@ type jsonViol struct {
 	Line     int    `json:"line"`
 	Col      int    `json:"col"`
 	Switches int    `json:"context_switches"`
+	Depth    int    `json:"call_depth"` // the frames the trace needs
 }
 
 // WriteJSON prints the result as one JSON object.
@@ -227,7 +231,7 @@ func (r *Result) WriteJSON(w io.Writer, file string) error {
 	out := jsonResult{File: file, Engine: r.Engine, Verdict: verdict, Bounds: r.Within(), Depth: r.Depth,
 		Limits: r.Limits, Advice: r.Advice, States: r.States, Proof: r.Proof, Method: r.Method, K: r.K, AnyDepth: r.AnyDepth, AnyThreads: r.AnyThreads, Threads: r.Threads, Stats: r.Stats, Seconds: r.Elapsed.Seconds()}
 	if t := r.Trace; t != nil {
-		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches}
+		out.Violation = &jsonViol{Message: t.Violation, File: t.File, Line: t.Pos.Line, Col: t.Pos.Col, Switches: t.Switches, Depth: t.Depth}
 		for _, s := range t.Steps {
 			out.Trace = append(out.Trace, jsonStep{Step: s, Line: s.Pos.Line, Col: s.Pos.Col})
 		}

@@ -15,6 +15,10 @@ type Trace struct {
 	Pos       lang.Pos //
 	Steps     []Step
 	Switches  int // context switches in the trace
+	// Depth is the call depth the trace needs: the most frames a
+	// thread's stack holds along it (a trace found at every call depth
+	// says here how deep it went).
+	Depth int
 	// Livelock marks a lasso: Steps[Loop:] is the loop, which ends in
 	// the configuration it starts from and repeats forever (Violation
 	// says so); Steps[:Loop] is the stem.

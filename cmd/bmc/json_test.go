@@ -27,6 +27,7 @@ func TestJSON(t *testing.T) {
 			Message          string
 			Line, Col        int
 			Context_switches int `json:"context_switches"`
+			CallDepth        int `json:"call_depth"`
 		}
 		Trace []step
 	}
@@ -45,6 +46,19 @@ func TestJSON(t *testing.T) {
 	last := r.Trace[len(r.Trace)-1]
 	if last.Line != r.Violation.Line || last.Statement == "" || last.Thread == "" {
 		t.Errorf("last step %+v does not show the violation at line %d", last, r.Violation.Line)
+	}
+
+	if r.Violation.CallDepth != 1 {
+		t.Errorf("call_depth %d, want 1 (no thread of peterson_buggy calls)", r.Violation.CallDepth)
+	}
+
+	// The summaries find deep_thread's violation at every call depth; the
+	// trace says how deep it went: t1's frame and twenty of down().
+	out.Reset()
+	code = run([]string{"check", "--json", "-k", "1", "../../examples/deep_thread.bpl"}, &out, &errb)
+	r = result{}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || code != exitViolation || r.Violation == nil || r.Violation.CallDepth != 21 {
+		t.Fatalf("deep_thread: exit %d, err %v, result %+v, want call_depth 21", code, err, r.Violation)
 	}
 
 	out.Reset()

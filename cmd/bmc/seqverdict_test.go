@@ -116,9 +116,9 @@ func seqCases(t *testing.T) []seqCase {
 			c.depth, _ = fl.GetInt("depth")
 			if !fl.Changed("depth") && c.want == "unsafe" && loadWith(t, path, c.threads, c.target).Recursive() {
 				// An unsafe line without --depth holds at some depth: the
-				// sequential program is searched with twice the default
-				// (deep_thread's violation needs 21 frames).
-				c.depth = 2 * defaultDepth
+				// sequential program is searched with the depth the
+				// original's trace needs.
+				c.depth = traceDepth(t, path, exp.Flags)
 			}
 			switch {
 			case fl.Changed("rounds"):
@@ -162,6 +162,27 @@ func threadCount(t *testing.T, path, threads, target string) int {
 
 // loadWith loads a program as `bmc check --threads threads --target
 // target` does.
+// traceDepth is the call depth that the trace of `bmc check --json
+// FLAGS path` needs (a recursive program's violation found at every call
+// depth).
+func traceDepth(t *testing.T, path string, flags []string) int {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args := append(append([]string{"check", "--quiet", "--json"}, flags...), path)
+	if code := run(args, &stdout, &stderr); code != exitViolation {
+		t.Fatalf("bmc %s: exit %d, want %d\n%s%s", strings.Join(args, " "), code, exitViolation, stdout.String(), stderr.String())
+	}
+	var out struct {
+		Violation struct {
+			Depth int `json:"call_depth"`
+		} `json:"violation"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil || out.Violation.Depth < 1 {
+		t.Fatalf("bmc %s: no call_depth in the violation (%v):\n%s", strings.Join(args, " "), err, stdout.String())
+	}
+	return out.Violation.Depth
+}
+
 func loadWith(t *testing.T, path, threads, target string) *ir.Program {
 	t.Helper()
 	opts := ir.Options{Target: target}
