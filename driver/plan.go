@@ -316,9 +316,11 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		if o.StepsStated {
 			within = append(within, fmt.Sprintf("%d steps", o.MaxSteps))
 		}
-		pl.Question = "a violation"
-		if len(within) > 0 {
-			pl.Question += " within " + strings.Join(within, " and ")
+		if len(pl.Candidates) == 0 { // the summaries' question is at any call depth
+			pl.Question = "a violation"
+			if len(within) > 0 {
+				pl.Question += " within " + strings.Join(within, " and ")
+			}
 		}
 		if pin.engine != "explicit" {
 			pl.add("bmc+"+o.Solver, 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
@@ -489,7 +491,11 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		pl.Question = "a violation at any call depth"
 	}
 	if o.DepthStated {
-		pl.Question = "a violation within " + o.Bounds.words() + " (safe at any call depth, if so)"
+		within := o.Bounds.words()
+		if sequential {
+			within = o.Bounds.depthWords() // one thread: no interleaving to name
+		}
+		pl.Question = "a violation within " + within + " (safe at any call depth, if so)"
 	}
 	solvers := []string{o.Solver}
 	if o.Solver == "gini" && !o.SolverStated && (method == "" || hornSeq(method)) {

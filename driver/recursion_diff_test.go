@@ -92,5 +92,9 @@ func checkRecursion(t *testing.T, r progen.Recursion) {
 		if want == result.Unsafe && res.Trace == nil {
 			t.Errorf("%s: a violation without a trace", c.name)
 		}
+		// No execution within one frame less reaches the violation.
+		if res.Trace != nil && res.Trace.Depth < r.Depth() {
+			t.Errorf("%s: the trace needs call depth %d, but the violation needs %d", c.name, res.Trace.Depth, r.Depth())
+		}
 	}
 }

@@ -92,7 +92,7 @@ func Replay(p *ir.Program, opts Options, steps []result.ReplayStep) (*result.Tra
 		}
 		rec := stepRec{kind: recStep, thread: int16(st.Thread), edge: int32(st.Edge.ID)}
 		var next []int32
-		seen := map[string]bool{}
+		var seen map[string]bool // by key, once two states could be equal
 		for _, id := range frontier {
 			from := c.preRefine(c.replay.states[id], rec, st)
 			c.cur, c.executing, c.failed, c.replay.next = id, rec, false, nil
@@ -100,11 +100,21 @@ func Replay(p *ir.Program, opts Options, steps []result.ReplayStep) (*result.Tra
 			if c.violation != nil {
 				return c.replayTrace()
 			}
+			if seen == nil && (len(frontier) > 1 || len(c.replay.next) > 1) {
+				seen = map[string]bool{}
+			}
 			for _, n := range c.replay.next {
-				if key := string(n.key(nil)); agrees(n, st) && !seen[key] {
-					seen[key] = true
-					next = append(next, c.replay.add(n, id, rec))
+				if !agrees(n, st) {
+					continue
 				}
+				if seen != nil {
+					key := string(n.key(nil))
+					if seen[key] {
+						continue
+					}
+					seen[key] = true
+				}
+				next = append(next, c.replay.add(n, id, rec))
 			}
 		}
 		if len(next) == 0 {

@@ -75,7 +75,9 @@ func (c *Checker) violationPath() path {
 	for i := len(ids) - 1; i >= 0; i-- {
 		id := ids[i]
 		if c.replay != nil {
-			p.add(c.replay.states[id].clone(), recs[id])
+			// The replay's states serve this one trace: concretize may
+			// change them in place.
+			p.add(c.replay.states[id], recs[id])
 			continue
 		}
 		s := decode(c.prog, c.states.key(id))
