@@ -465,14 +465,12 @@ func (c *Checker) ret(v *state, t int, e *ir.Edge, en *env, emit func(*state)) {
 	th := &n.threads[t]
 	callee := *th.top()
 	th.frames = th.frames[:len(th.frames)-1]
-	if th.alive() {
-		th.own(len(th.frames) - 1) // the caller's frame was shared below the top
-	}
 	if !th.alive() {
 		th.atomic = false
 		emit(n)
 		return
 	}
+	th.own(len(th.frames) - 1) // the caller's frame was shared below the top
 	if callee.proc.Atomic {
 		th.atomic = callee.atomic
 	}

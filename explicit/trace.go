@@ -258,6 +258,9 @@ func (c *Checker) concretize(states []*state, recs []stepRec) {
 			}
 			fa, fb := a.threads[t].frames, b.threads[t].frames
 			for d := 0; d < len(fa) && d < len(fb) && fa[d].proc == fb[d].proc; d++ {
+				if fa[d] == fb[d] {
+					continue // one frame, shared: nothing to learn
+				}
 				for k := range fa[d].locals {
 					learn(slot{t, d, k})
 				}
