@@ -13,7 +13,7 @@ APT_INSTALL := sh -c 'if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; lo
 	$$SUDO apt-get update -qq >$$log 2>&1 && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq "$$@" >>$$log 2>&1; \
 	status=$$?; [ $$status = 0 ] || cat $$log; rm -f $$log; exit $$status' apt-install
 
-.PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized bench-recursion trace-check
+.PHONY: all build run test soak vet corpus fuzz bench clean deps peers bench-tables bench-moped bench-loops bench-lasso bench-portfolio bench-batch bench-amplify bench-parameterized bench-recursion behaviour trace-check
 
 all: build
 
@@ -144,6 +144,12 @@ bench-parameterized: build
 # alone and Moped (when installed). Options in scripts/bench-recursion.sh.
 bench-recursion: build
 	BMC=./$(BIN) bash scripts/bench-recursion.sh
+
+# What bmc answers on every example's expect line (exit status and --json
+# without times, on one core so that no race decides the winner), for a
+# diff before and after a restructuring: make behaviour > after.txt
+behaviour: build
+	@$(GO) run ./scripts/behaviour -bmc ./$(BIN)
 
 # bmc batch against the same checks one after another, on the corpus
 # manifests (docs/BENCHMARKS.md, "Batch runs"); BENCH_TIMEOUT a check.
