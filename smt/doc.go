@@ -8,7 +8,10 @@
 // engines can use Z3 in place of gini. Beside them, fixedpoint.go's
 // Spacer implements solver.Fixedpoint on Z3's fixedpoint engine (Spacer),
 // which decides Horn clauses over Booleans by itself and reports a
-// derivation or an interpretation of the relations.
+// derivation or an interpretation of the relations: the engine and its
+// formulas in fixedpoint.go, its rules and query in fixedpoint_rules.go,
+// the derivations read from Z3's proof in fixedpoint_derivation.go, the
+// interpretation in fixedpoint_interpretation.go.
 //
 // Both need libz3 (Debian: libz3-dev) and cgo. Building with the tag noz3
 // leaves them out: New then returns ErrNoZ3 and Available is false, so that
