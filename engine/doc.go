@@ -21,10 +21,12 @@
 // bounded model checking of a justice property on lasso-shaped paths;
 // unroll.go maps a system's variables at each time frame to solver
 // formulas; formula.go builds the whole "bad within k steps" formula for
-// export. Beside transition systems, two engines decide systems of
+// export. Beside transition systems, three engines decide systems of
 // Horn clauses (package chc), at every call depth: spacer.go is our own
-// Spacer/GPDR on a solver.Solver, fixedpoint.go hands the clauses to a
-// solver.Fixedpoint (Z3's Spacer).
+// Spacer/GPDR on a solver.Solver, leastmodel.go computes the least model
+// on decision diagrams, fixedpoint.go hands the clauses to a
+// solver.Fixedpoint (Z3's Spacer); horn.go holds their answer
+// (HornResult) and bounds.
 //
 // Choosing an encoding, reading a witness back as program steps and
 // replaying it are the driver's work. It imports only ts, chc, bdd

@@ -6,7 +6,7 @@
 // unsat cores) and a Model evaluates them. The upper one (adapter.go) is
 // Z3, which implements solver.Solver on top of the binding so that the
 // engines can use Z3 in place of gini. Beside them, fixedpoint.go's
-// Spacer implements solver.Fixedpoint on Z3's fixedpoint engine (Spacer),
+// Fixedpoint implements solver.Fixedpoint on Z3's fixedpoint engine (Spacer),
 // which decides Horn clauses over Booleans by itself and reports a
 // derivation or an interpretation of the relations: the engine and its
 // formulas in fixedpoint.go, its rules and query in fixedpoint_rules.go,

@@ -13,8 +13,9 @@ import (
 	"bmc/solver"
 )
 
-// Spacer is a solver.Fixedpoint backed by Z3's fixedpoint engine with its
-// Spacer strategy, on a Context of its own.
+// Fixedpoint is a solver.Fixedpoint backed by Z3's fixedpoint engine with
+// its Spacer strategy, on a Context of its own. (Our own Spacer, on gini,
+// is engine.Spacer.)
 //
 // Its Lits index a table of Boolean Terms, as the adapter's do; Not and
 // And are cached and folded (And with true, with itself, with its
@@ -23,7 +24,7 @@ import (
 // universal quantifier; relations are Z3 functions from Booleans to Bool,
 // registered with the engine.
 //
-// Misuse never panics: a Lit or Rel that Spacer did not make, an Apply
+// Misuse never panics: a Lit or Rel that Fixedpoint did not make, an Apply
 // with the wrong number of arguments, a rule whose head is no atom, whose
 // body has an atom that is not one of its conjuncts (under a negation,
 // say), or that reads a variable missing from its vars, and any Z3 error
@@ -35,7 +36,7 @@ import (
 // relation switched off (see spacerParams), so that the interpretation
 // Z3 reports defines every relation that takes part in a rule and the
 // derivations it reports are made of the declared relations only.
-type Spacer struct {
+type Fixedpoint struct {
 	c  *Context
 	fp C.Z3_fixedpoint
 
@@ -48,7 +49,7 @@ type Spacer struct {
 	names map[string]bool     // the Z3 names the relations have
 	rules []fpRule
 
-	bad error // the first misuse, see Spacer
+	bad error // the first misuse, see Fixedpoint
 
 	status solver.Status // of the last Query
 	goal   solver.Rel    // of the last Query
@@ -105,9 +106,9 @@ type fpDef struct {
 	pos  map[uint]int
 }
 
-var _ solver.Fixedpoint = (*Spacer)(nil)
+var _ solver.Fixedpoint = (*Fixedpoint)(nil)
 
-// spacerParams are the fixedpoint parameters Spacer sets. Without the
+// spacerParams are the fixedpoint parameters Fixedpoint sets. Without the
 // xform ones, Z3 inlines relations into others (inline_eager,
 // inline_linear), drops the arguments and relations the query does not
 // need (slice, coi), replaces relations by ones with fewer arguments
@@ -130,28 +131,28 @@ var spacerParams = []struct {
 	{"xform.subsumption_checker", false},
 }
 
-// NewFixedpoint returns a Spacer as a solver.Fixedpoint; the build without
+// NewFixedpoint returns a Fixedpoint as a solver.Fixedpoint; the build without
 // Z3 has the same function, which returns ErrNoZ3.
 func NewFixedpoint() (solver.Fixedpoint, error) {
-	s, err := NewSpacer()
+	s, err := newFixedpoint()
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// NewSpacer returns a Spacer with a Context of its own.
+// newFixedpoint returns a Fixedpoint with a Context of its own.
 //
 // Z3 4.8.12's Spacer reports its derivations (Z3_fixedpoint_get_answer
 // after a derivable query) without proof generation in the context, so
 // the Context is an ordinary one: proofs would slow down every SMT query
 // Spacer makes.
-func NewSpacer() (*Spacer, error) {
+func newFixedpoint() (*Fixedpoint, error) {
 	c, err := NewContext()
 	if err != nil {
 		return nil, err
 	}
-	s := &Spacer{
+	s := &Fixedpoint{
 		c:     c,
 		nodes: []fpNode{{}},
 		ands:  map[[2]solver.Lit]solver.Lit{},
@@ -176,7 +177,7 @@ func NewSpacer() (*Spacer, error) {
 	return s, nil
 }
 
-func (s *Spacer) setParams() {
+func (s *Fixedpoint) setParams() {
 	const op = "NewFixedpoint"
 	ctx := s.c.ctx
 	p := C.Z3_mk_params(ctx)
@@ -202,11 +203,11 @@ func (s *Spacer) setParams() {
 }
 
 // Name is "z3".
-func (s *Spacer) Name() string { return "z3" }
+func (s *Fixedpoint) Name() string { return "z3" }
 
 // Close frees the fixedpoint engine and its Context. Closing twice is
 // harmless; any use afterwards is a misuse (Query reports it).
-func (s *Spacer) Close() {
+func (s *Fixedpoint) Close() {
 	if s.c == nil || s.c.ctx == nil {
 		return
 	}
@@ -221,24 +222,24 @@ func (s *Spacer) Close() {
 }
 
 // Err is why the last Query returned Unknown: a misuse before it (see
-// Spacer), the context's error, a Z3 error or Z3's reason for giving up.
+// Fixedpoint), the context's error, a Z3 error or Z3's reason for giving up.
 // It is nil after Sat or Unsat.
-func (s *Spacer) Err() error { return s.err }
+func (s *Fixedpoint) Err() error { return s.err }
 
 // fail records the first misuse.
-func (s *Spacer) fail(err error) {
+func (s *Fixedpoint) fail(err error) {
 	if s.bad == nil {
 		s.bad = err
 	}
 }
 
-func (s *Spacer) failf(format string, args ...any) {
+func (s *Fixedpoint) failf(format string, args ...any) {
 	s.fail(fmt.Errorf("smt: fixedpoint: "+format, args...))
 }
 
 // guard runs f, recording a Z3 error it panics with, and reports whether
-// f returned normally. A closed Spacer is a misuse too.
-func (s *Spacer) guard(op string, f func()) bool {
+// f returned normally. A closed Fixedpoint is a misuse too.
+func (s *Fixedpoint) guard(op string, f func()) bool {
 	if !s.open() {
 		s.failf("%s on a closed fixedpoint", op)
 		return false
@@ -251,10 +252,10 @@ func (s *Spacer) guard(op string, f func()) bool {
 }
 
 // open reports whether s is not closed.
-func (s *Spacer) open() bool { return s.c != nil && s.c.ctx != nil && s.fp != nil }
+func (s *Fixedpoint) open() bool { return s.c != nil && s.c.ctx != nil && s.fp != nil }
 
 // lastError is the error of the last Z3 call, if s is open.
-func (s *Spacer) lastError(op string) error {
+func (s *Fixedpoint) lastError(op string) error {
 	if !s.open() {
 		return nil
 	}
@@ -264,10 +265,10 @@ func (s *Spacer) lastError(op string) error {
 	return nil
 }
 
-func (s *Spacer) valid(a solver.Lit) bool { return a > 0 && int(a) < len(s.nodes) }
+func (s *Fixedpoint) valid(a solver.Lit) bool { return a > 0 && int(a) < len(s.nodes) }
 
 // lit checks that a is a Lit of s, recording a misuse when it is not.
-func (s *Spacer) lit(op string, a solver.Lit) bool {
+func (s *Fixedpoint) lit(op string, a solver.Lit) bool {
 	if !s.valid(a) {
 		s.failf("%s: invalid Lit %d", op, a)
 		return false
@@ -275,7 +276,7 @@ func (s *Spacer) lit(op string, a solver.Lit) bool {
 	return true
 }
 
-func (s *Spacer) add(n fpNode) solver.Lit {
+func (s *Fixedpoint) add(n fpNode) solver.Lit {
 	s.nodes = append(s.nodes, n)
 	return solver.Lit(len(s.nodes) - 1)
 }
@@ -283,10 +284,10 @@ func (s *Spacer) add(n fpNode) solver.Lit {
 // ---------------------------------------------------------------- builder
 
 // True is the constant true.
-func (s *Spacer) True() solver.Lit { return s.tru }
+func (s *Fixedpoint) True() solver.Lit { return s.tru }
 
 // NewVar is a fresh Boolean constant, to be bound by Rule.
-func (s *Spacer) NewVar() solver.Lit {
+func (s *Fixedpoint) NewVar() solver.Lit {
 	l := s.tru
 	s.guard("NewVar", func() {
 		ctx := s.c.z3("NewVar")
@@ -299,7 +300,7 @@ func (s *Spacer) NewVar() solver.Lit {
 }
 
 // Not is ¬a; Not(Not(a)) is a.
-func (s *Spacer) Not(a solver.Lit) solver.Lit {
+func (s *Fixedpoint) Not(a solver.Lit) solver.Lit {
 	if !s.lit("Not", a) {
 		return s.tru
 	}
@@ -316,7 +317,7 @@ func (s *Spacer) Not(a solver.Lit) solver.Lit {
 }
 
 // And is a ∧ b.
-func (s *Spacer) And(a, b solver.Lit) solver.Lit {
+func (s *Fixedpoint) And(a, b solver.Lit) solver.Lit {
 	if !s.lit("And", a) || !s.lit("And", b) {
 		return s.tru
 	}

@@ -16,7 +16,7 @@ import (
 
 // app is a's application and declaration kind, ok false if a is no
 // application.
-func (s *Spacer) app(a C.Z3_ast) (C.Z3_app, C.Z3_decl_kind, bool) {
+func (s *Fixedpoint) app(a C.Z3_ast) (C.Z3_app, C.Z3_decl_kind, bool) {
 	ctx := s.c.ctx
 	if C.Z3_get_ast_kind(ctx, a) != C.Z3_APP_AST {
 		return nil, 0, false
@@ -25,7 +25,7 @@ func (s *Spacer) app(a C.Z3_ast) (C.Z3_app, C.Z3_decl_kind, bool) {
 	return p, C.Z3_get_decl_kind(ctx, C.Z3_get_app_decl(ctx, p)), true
 }
 
-func (s *Spacer) args(p C.Z3_app) []C.Z3_ast {
+func (s *Fixedpoint) args(p C.Z3_app) []C.Z3_ast {
 	ctx := s.c.ctx
 	n := int(C.Z3_get_app_num_args(ctx, p))
 	as := make([]C.Z3_ast, n)
@@ -35,9 +35,9 @@ func (s *Spacer) args(p C.Z3_app) []C.Z3_ast {
 	return as
 }
 
-func (s *Spacer) id(a C.Z3_ast) uint { return uint(C.Z3_get_ast_id(s.c.ctx, a)) }
+func (s *Fixedpoint) id(a C.Z3_ast) uint { return uint(C.Z3_get_ast_id(s.c.ctx, a)) }
 
-func (s *Spacer) str(a C.Z3_ast) string {
+func (s *Fixedpoint) str(a C.Z3_ast) string {
 	str := C.GoString(C.Z3_ast_to_string(s.c.ctx, a))
 	s.c.lastError("String")
 	const max = 200
@@ -48,7 +48,7 @@ func (s *Spacer) str(a C.Z3_ast) string {
 }
 
 // atomRel is the relation a is an atom of, ok false if it is none.
-func (s *Spacer) atomRel(a C.Z3_ast) (solver.Rel, C.Z3_app, bool) {
+func (s *Fixedpoint) atomRel(a C.Z3_ast) (solver.Rel, C.Z3_app, bool) {
 	p, kind, ok := s.app(a)
 	if !ok || kind != C.Z3_OP_UNINTERPRETED {
 		return 0, nil, false
@@ -58,13 +58,13 @@ func (s *Spacer) atomRel(a C.Z3_ast) (solver.Rel, C.Z3_app, bool) {
 	return r, p, ok
 }
 
-func (s *Spacer) declName(p C.Z3_app) string {
+func (s *Fixedpoint) declName(p C.Z3_app) string {
 	ctx := s.c.ctx
 	return C.GoString(C.Z3_get_symbol_string(ctx, C.Z3_get_decl_name(ctx, C.Z3_get_app_decl(ctx, p))))
 }
 
 // isProof reports whether a is a proof step (a Z3_OP_PR_* application).
-func (s *Spacer) isProof(a C.Z3_ast) bool {
+func (s *Fixedpoint) isProof(a C.Z3_ast) bool {
 	_, kind, ok := s.app(a)
 	return ok && kind >= C.Z3_OP_PR_UNDEF && kind < C.Z3_OP_RA_STORE
 }
@@ -98,7 +98,7 @@ func (s *Spacer) isProof(a C.Z3_ast) bool {
 // *Derivation at several places); subproofs that Z3 shares are shared as
 // well, so the tree may be a DAG. A step that no rule explains, or a
 // proof of a shape this reader does not know, is an error.
-func (s *Spacer) Derivation() (*solver.Derivation, error) {
+func (s *Fixedpoint) Derivation() (*solver.Derivation, error) {
 	var d *solver.Derivation
 	var derr error
 	if err := Catch(func() {
@@ -120,7 +120,7 @@ func (s *Spacer) Derivation() (*solver.Derivation, error) {
 	return d, nil
 }
 
-func (s *Spacer) derivation(root C.Z3_ast) (*solver.Derivation, error) {
+func (s *Fixedpoint) derivation(root C.Z3_ast) (*solver.Derivation, error) {
 	// The goal's step is somewhere near the root: Z3 derives a fresh
 	// relation query!0 from the goal and refutes it.
 	goal := s.rels[s.goal].decl
@@ -158,7 +158,7 @@ func (s *Spacer) derivation(root C.Z3_ast) (*solver.Derivation, error) {
 }
 
 type derivReader struct {
-	s    *Spacer
+	s    *Fixedpoint
 	memo map[uint]*solver.Derivation
 }
 
@@ -243,7 +243,7 @@ const maxMatches = 256
 
 // match finds a rule that derives d from premises (see Derivation) and
 // returns the premises in the order of its body atoms.
-func (s *Spacer) match(d *solver.Derivation, premises []*solver.Derivation) ([]*solver.Derivation, error) {
+func (s *Fixedpoint) match(d *solver.Derivation, premises []*solver.Derivation) ([]*solver.Derivation, error) {
 	tries := 0
 	for i := range s.rules {
 		rule := &s.rules[i]
@@ -315,7 +315,7 @@ func (s *Spacer) match(d *solver.Derivation, premises []*solver.Derivation) ([]*
 	return nil, fmt.Errorf("smt: fixedpoint: no rule derives Z3's atom %s from its %d premises", s.atomString(d), len(premises))
 }
 
-func (s *Spacer) atomString(d *solver.Derivation) string {
+func (s *Fixedpoint) atomString(d *solver.Derivation) string {
 	str := s.rels[d.Rel].name + "("
 	for i, v := range d.Args {
 		if i > 0 {
@@ -332,7 +332,7 @@ func (s *Spacer) atomString(d *solver.Derivation) string {
 // candidates are settled by propagating the values of the arguments that
 // are variables (or negated ones) through the rule's formulas; the rest
 // go to a Z3 solver.
-func (s *Spacer) derives(rule *fpRule, d *solver.Derivation, premises []*solver.Derivation, assign []int) (bool, error) {
+func (s *Fixedpoint) derives(rule *fpRule, d *solver.Derivation, premises []*solver.Derivation, assign []int) (bool, error) {
 	type fix struct {
 		arg solver.Lit
 		val bool
@@ -428,7 +428,7 @@ func (s *Spacer) derives(rule *fpRule, d *solver.Derivation, premises []*solver.
 // evaluator evaluates formulas without atoms under a partial assignment
 // of the variables, in three values: -1 unknown, 0 false, 1 true.
 type evaluator struct {
-	s    *Spacer
+	s    *Fixedpoint
 	vars map[solver.Lit]int8
 	val  map[solver.Lit]int8
 }

@@ -29,7 +29,7 @@ import (
 // distinct over Booleans; anything else is an error. A relation Z3 does
 // not define is false: it leaves out the relations no rule derives, and
 // at times one it has found empty (the caller re-checks the answer).
-func (s *Spacer) Interpretation(r solver.Rel, b solver.Builder, args []solver.Lit) (solver.Lit, error) {
+func (s *Fixedpoint) Interpretation(r solver.Rel, b solver.Builder, args []solver.Lit) (solver.Lit, error) {
 	var l solver.Lit
 	var ierr error
 	if err := Catch(func() {
@@ -43,7 +43,7 @@ func (s *Spacer) Interpretation(r solver.Rel, b solver.Builder, args []solver.Li
 	return l, ierr
 }
 
-func (s *Spacer) interpretation(r solver.Rel, b solver.Builder, args []solver.Lit) (solver.Lit, error) {
+func (s *Fixedpoint) interpretation(r solver.Rel, b solver.Builder, args []solver.Lit) (solver.Lit, error) {
 	rel, ok := s.relation(r)
 	if !ok {
 		return 0, fmt.Errorf("smt: fixedpoint: Interpretation: invalid relation %d", r)
@@ -79,7 +79,7 @@ func (s *Spacer) interpretation(r solver.Rel, b solver.Builder, args []solver.Li
 // "r = φ" (r of no arguments), r, ¬r, or one of these under a universal
 // quantifier whose variables are r's arguments. A definition of a
 // relation that was not declared (Z3's own, such as query!0) is skipped.
-func (s *Spacer) readDefs(a C.Z3_ast) (map[solver.Rel]fpDef, error) {
+func (s *Fixedpoint) readDefs(a C.Z3_ast) (map[solver.Rel]fpDef, error) {
 	ctx := s.c.ctx
 	var conj []C.Z3_ast
 	if p, kind, ok := s.app(a); ok && kind == C.Z3_OP_AND {
@@ -126,7 +126,7 @@ func (s *Spacer) readDefs(a C.Z3_ast) (map[solver.Rel]fpDef, error) {
 
 // splitDef splits "r(x) = φ", "r(x)" or "¬r(x)", for r a declared
 // relation, into r(x) and φ.
-func (s *Spacer) splitDef(f C.Z3_ast) (atom, phi C.Z3_ast, ok bool) {
+func (s *Fixedpoint) splitDef(f C.Z3_ast) (atom, phi C.Z3_ast, ok bool) {
 	p, kind, isApp := s.app(f)
 	if !isApp {
 		return nil, nil, false
@@ -158,7 +158,7 @@ func (s *Spacer) splitDef(f C.Z3_ast) (atom, phi C.Z3_ast, ok bool) {
 
 // foreignDef reports whether f defines a symbol that is no declared
 // relation: "q = φ", "q" or "¬q" for q an uninterpreted application.
-func (s *Spacer) foreignDef(f C.Z3_ast) bool {
+func (s *Fixedpoint) foreignDef(f C.Z3_ast) bool {
 	p, kind, ok := s.app(f)
 	if !ok {
 		return false
@@ -181,7 +181,7 @@ func (s *Spacer) foreignDef(f C.Z3_ast) bool {
 
 // translator builds a relation's formula into another solver's Builder.
 type translator struct {
-	s    *Spacer
+	s    *Fixedpoint
 	b    solver.Builder
 	def  fpDef
 	args []solver.Lit

@@ -19,7 +19,7 @@ import (
 
 // Relation declares a relation of arity Boolean arguments. Its Z3 name is
 // name, made unique with a suffix if another relation has it already.
-func (s *Spacer) Relation(name string, arity int) solver.Rel {
+func (s *Fixedpoint) Relation(name string, arity int) solver.Rel {
 	r := solver.Rel(len(s.rels))
 	if arity < 0 {
 		s.failf("Relation %q: negative arity %d", name, arity)
@@ -57,7 +57,7 @@ func (s *Spacer) Relation(name string, arity int) solver.Rel {
 	return r
 }
 
-func (s *Spacer) relation(r solver.Rel) (fpRel, bool) {
+func (s *Fixedpoint) relation(r solver.Rel) (fpRel, bool) {
 	if r < 0 || int(r) >= len(s.rels) {
 		return fpRel{}, false
 	}
@@ -66,7 +66,7 @@ func (s *Spacer) relation(r solver.Rel) (fpRel, bool) {
 }
 
 // Apply is the atom r(args).
-func (s *Spacer) Apply(r solver.Rel, args ...solver.Lit) solver.Lit {
+func (s *Fixedpoint) Apply(r solver.Rel, args ...solver.Lit) solver.Lit {
 	rel, ok := s.relation(r)
 	if !ok {
 		s.failf("Apply: invalid relation %d", r)
@@ -97,7 +97,7 @@ func (s *Spacer) Apply(r solver.Rel, args ...solver.Lit) solver.Lit {
 // Rule adds the clause "for all vars: body => head". The atoms of body
 // must be among its conjuncts (body read as a tree of Ands); they are
 // the rule's body atoms, in the order of that tree read left to right.
-func (s *Spacer) Rule(vars []solver.Lit, body, head solver.Lit) {
+func (s *Fixedpoint) Rule(vars []solver.Lit, body, head solver.Lit) {
 	for _, v := range vars {
 		if !s.lit("Rule", v) {
 			return
@@ -206,7 +206,7 @@ func (s *Spacer) Rule(vars []solver.Lit, body, head solver.Lit) {
 // ---------------------------------------------------------------- query
 
 // Query decides whether goal, a relation of no arguments, is derivable.
-func (s *Spacer) Query(ctx context.Context, goal solver.Rel) solver.Status {
+func (s *Fixedpoint) Query(ctx context.Context, goal solver.Rel) solver.Status {
 	s.status, s.goal, s.err = solver.Unknown, goal, nil
 	s.defs, s.defErr, s.read = nil, nil, false
 	if !s.open() {
@@ -250,7 +250,7 @@ func (s *Spacer) Query(ctx context.Context, goal solver.Rel) solver.Status {
 // query runs Z3_fixedpoint_query, interrupting it when ctx is done, as
 // Solver.CheckContext does for checks: Z3 clears its cancel flag when a
 // query starts, so the interrupt is repeated until the query returns.
-func (s *Spacer) query(ctx context.Context, q C.Z3_ast) (C.Z3_lbool, error) {
+func (s *Fixedpoint) query(ctx context.Context, q C.Z3_ast) (C.Z3_lbool, error) {
 	c := s.c
 	run := func() (C.Z3_lbool, error) {
 		c.beginCheck()
@@ -271,7 +271,7 @@ func (s *Spacer) query(ctx context.Context, q C.Z3_ast) (C.Z3_lbool, error) {
 	return r, err
 }
 
-func (s *Spacer) reasonUnknown() string {
+func (s *Fixedpoint) reasonUnknown() string {
 	r := C.GoString(C.Z3_fixedpoint_get_reason_unknown(s.c.ctx, s.fp))
 	if e := s.c.lastError("ReasonUnknown"); e != nil {
 		return e.Msg
@@ -280,7 +280,7 @@ func (s *Spacer) reasonUnknown() string {
 }
 
 // after is an error unless s is open and its last Query returned want.
-func (s *Spacer) after(op string, want solver.Status) error {
+func (s *Fixedpoint) after(op string, want solver.Status) error {
 	if !s.open() {
 		return fmt.Errorf("smt: fixedpoint: %s on a closed fixedpoint", op)
 	}
@@ -291,7 +291,7 @@ func (s *Spacer) after(op string, want solver.Status) error {
 }
 
 // answer is Z3_fixedpoint_get_answer, after a Query that returned want.
-func (s *Spacer) answer(op string, want solver.Status) (C.Z3_ast, error) {
+func (s *Fixedpoint) answer(op string, want solver.Status) (C.Z3_ast, error) {
 	if err := s.after(op, want); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 	"bmc/solver"
 )
 
-var _ solver.Fixedpoint = (*Spacer)(nil)
+var _ solver.Fixedpoint = (*Fixedpoint)(nil)
 
 // A Horn system over Booleans as the tests write it, built into a
 // Fixedpoint and evaluated on its own to check what the Fixedpoint says.
@@ -409,9 +409,9 @@ func xorClosure(facts [][]*fx, goal []*fx) *hSystem {
 	}
 }
 
-func newSpacer(t *testing.T) *Spacer {
+func testFixedpoint(t *testing.T) *Fixedpoint {
 	t.Helper()
-	s, err := NewSpacer()
+	s, err := newFixedpoint()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +442,7 @@ func TestFixedpointSat(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fp := newSpacer(t)
+			fp := testFixedpoint(t)
 			rels := tc.sys.build(fp)
 			if st := fp.Query(context.Background(), rels[tc.sys.goal]); st != solver.Sat {
 				t.Fatalf("Query: %v (%v)", st, fp.Err())
@@ -492,7 +492,7 @@ func TestFixedpointUnsat(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fp := newSpacer(t)
+			fp := testFixedpoint(t)
 			rels := tc.sys.build(fp)
 			if st := fp.Query(context.Background(), rels[tc.sys.goal]); st != solver.Unsat {
 				t.Fatalf("Query: %v (%v)", st, fp.Err())
@@ -510,7 +510,7 @@ func TestFixedpointUnsat(t *testing.T) {
 // empty.
 func TestFixedpointUnusedRelations(t *testing.T) {
 	sys := mixed(false)
-	fp := newSpacer(t)
+	fp := testFixedpoint(t)
 	rels := sys.build(fp)
 	if st := fp.Query(context.Background(), rels[sys.goal]); st != solver.Unsat {
 		t.Fatalf("Query: %v (%v)", st, fp.Err())
@@ -544,7 +544,7 @@ func TestFixedpointUnusedRelations(t *testing.T) {
 
 func TestFixedpointCancel(t *testing.T) {
 	t.Run("done before", func(t *testing.T) {
-		fp := newSpacer(t)
+		fp := testFixedpoint(t)
 		rels := counter(3, 1, []bool{true, true, true}).build(fp)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
@@ -556,7 +556,7 @@ func TestFixedpointCancel(t *testing.T) {
 		}
 	})
 	t.Run("timeout", func(t *testing.T) {
-		fp := newSpacer(t)
+		fp := testFixedpoint(t)
 		// 2^16-1 steps to the goal: far beyond 200 ms.
 		sys := counter(16, 1, []bool{true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true})
 		rels := sys.build(fp)
@@ -586,66 +586,66 @@ func TestFixedpointCancel(t *testing.T) {
 func TestFixedpointMisuse(t *testing.T) {
 	tests := []struct {
 		name  string
-		build func(fp *Spacer) solver.Rel // returns the goal
-		want  string                      // in Err after Query
+		build func(fp *Fixedpoint) solver.Rel // returns the goal
+		want  string                          // in Err after Query
 	}{
-		{"wrong arity", func(fp *Spacer) solver.Rel {
+		{"wrong arity", func(fp *Fixedpoint) solver.Rel {
 			r, g := fp.Relation("r", 2), fp.Relation("g", 0)
 			fp.Rule(nil, fp.Apply(r, fp.True()), fp.Apply(g))
 			return g
 		}, "has 2 arguments, not 1"},
-		{"invalid Lit", func(fp *Spacer) solver.Rel {
+		{"invalid Lit", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Rule(nil, fp.Not(12345), fp.Apply(g))
 			return g
 		}, "invalid Lit 12345"},
-		{"zero Lit", func(fp *Spacer) solver.Rel {
+		{"zero Lit", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Rule(nil, fp.And(0, fp.True()), fp.Apply(g))
 			return g
 		}, "invalid Lit 0"},
-		{"invalid relation", func(fp *Spacer) solver.Rel {
+		{"invalid relation", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Rule(nil, fp.Apply(7), fp.Apply(g))
 			return g
 		}, "invalid relation 7"},
-		{"head no atom", func(fp *Spacer) solver.Rel {
+		{"head no atom", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Rule(nil, fp.True(), fp.Not(fp.Apply(g)))
 			return g
 		}, "is not an atom"},
-		{"atom under negation", func(fp *Spacer) solver.Rel {
+		{"atom under negation", func(fp *Fixedpoint) solver.Rel {
 			r, g := fp.Relation("r", 0), fp.Relation("g", 0)
 			fp.Rule(nil, fp.Not(fp.Apply(r)), fp.Apply(g))
 			return g
 		}, "not one of its conjuncts"},
-		{"atom in an argument", func(fp *Spacer) solver.Rel {
+		{"atom in an argument", func(fp *Fixedpoint) solver.Rel {
 			r, g := fp.Relation("r", 1), fp.Relation("g", 0)
 			fp.Rule(nil, fp.True(), fp.Apply(r, fp.Apply(g)))
 			return g
 		}, "argument of an atom"},
-		{"unbound variable", func(fp *Spacer) solver.Rel {
+		{"unbound variable", func(fp *Fixedpoint) solver.Rel {
 			r, g := fp.Relation("r", 1), fp.Relation("g", 0)
 			x := fp.NewVar()
 			fp.Rule(nil, fp.Apply(r, x), fp.Apply(g))
 			return g
 		}, "not among its variables"},
-		{"not a variable", func(fp *Spacer) solver.Rel {
+		{"not a variable", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Rule([]solver.Lit{fp.True()}, fp.True(), fp.Apply(g))
 			return g
 		}, "not a variable"},
-		{"negative arity", func(fp *Spacer) solver.Rel {
+		{"negative arity", func(fp *Fixedpoint) solver.Rel {
 			fp.Relation("r", -1)
 			return fp.Relation("g", 0)
 		}, "negative arity"},
-		{"goal with arguments", func(fp *Spacer) solver.Rel {
+		{"goal with arguments", func(fp *Fixedpoint) solver.Rel {
 			return fp.Relation("g", 1)
 		}, "not a relation of no arguments"},
-		{"goal undeclared", func(fp *Spacer) solver.Rel {
+		{"goal undeclared", func(fp *Fixedpoint) solver.Rel {
 			return 3
 		}, "not a relation of no arguments"},
-		{"closed", func(fp *Spacer) solver.Rel {
+		{"closed", func(fp *Fixedpoint) solver.Rel {
 			g := fp.Relation("g", 0)
 			fp.Close()
 			fp.Close()
@@ -656,7 +656,7 @@ func TestFixedpointMisuse(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fp := newSpacer(t)
+			fp := testFixedpoint(t)
 			g := tc.build(fp)
 			if st := fp.Query(context.Background(), g); st != solver.Unknown || fp.Err() == nil || !strings.Contains(fp.Err().Error(), tc.want) {
 				t.Fatalf("Query: %v (%v), want Unknown with %q", st, fp.Err(), tc.want)
@@ -672,7 +672,7 @@ func TestFixedpointMisuse(t *testing.T) {
 }
 
 func TestFixedpointInterpretationErrors(t *testing.T) {
-	fp := newSpacer(t)
+	fp := testFixedpoint(t)
 	sys := mixed(false)
 	rels := sys.build(fp)
 	if _, err := fp.Interpretation(rels[rR], sat.New(), nil); err == nil {
@@ -691,11 +691,11 @@ func TestFixedpointInterpretationErrors(t *testing.T) {
 	}
 }
 
-// TestFixedpointClosed checks that the answers of a closed Spacer are
+// TestFixedpointClosed checks that the answers of a closed Fixedpoint are
 // errors.
 func TestFixedpointClosed(t *testing.T) {
 	for _, want := range []solver.Status{solver.Sat, solver.Unsat} {
-		fp := newSpacer(t)
+		fp := testFixedpoint(t)
 		sys := mixed(want == solver.Sat)
 		rels := sys.build(fp)
 		if st := fp.Query(context.Background(), rels[sys.goal]); st != want {
@@ -725,7 +725,7 @@ func TestFixedpointClosed(t *testing.T) {
 // TestFixedpointNames checks that relations of the same name, or of a
 // variable's name, stay apart.
 func TestFixedpointNames(t *testing.T) {
-	fp := newSpacer(t)
+	fp := testFixedpoint(t)
 	a, b, g := fp.Relation("p", 0), fp.Relation("p", 0), fp.Relation("v!0", 0)
 	fp.Rule(nil, fp.True(), fp.Apply(a))
 	x := fp.NewVar()
