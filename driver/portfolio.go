@@ -141,147 +141,185 @@ func borrowed(ctx context.Context) (cores <-chan func(), stop func()) {
 // answer. Without a decisive answer the result is the first candidate's
 // in the plan's order, with the limits the others met.
 func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, error) {
-	start := time.Now()
-	outer := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	c := newCores(pl.Cores)
-	ctx = context.WithValue(ctx, coresKey{}, c)
-	if progress != nil && len(pl.Candidates) > 1 {
-		progress = &lockedWriter{w: progress} // the candidates report side by side
-	}
-	type answer struct {
-		i, cpu int
-		res    *result.Result
-		err    error
-	}
-	answers := make(chan answer, len(pl.Candidates))
-	// Once every candidate has started, the core of one that ends is lent
-	// to the first running candidate (as a process) with a race of its
-	// own; the cores it was lent come back with its own when it ends.
-	var allStarted atomic.Bool
-	started := make([]atomic.Bool, len(pl.Candidates))
-	lends := make([]chan int, len(pl.Candidates))
-	for i := range lends {
-		lends[i] = make(chan int, pl.Cores)
-	}
-	lent := make([][]int, len(pl.Candidates))
-	var running sync.WaitGroup
-	var active atomic.Int32        // candidates started and not yet answered
-	idle := make(chan struct{}, 1) // an answer left no candidate running
-	// The candidates start in order: each waits for its head start, which
-	// ends early when no candidate runs, and then for a core, so that a
-	// later one never takes a core before an earlier one.
-	running.Add(1)
-	go func() {
-		defer running.Done()
-		for i, cand := range pl.Candidates {
-			wait := time.NewTimer(cand.After - time.Since(start))
-			for waiting := cand.After > time.Since(start) && active.Load() > 0; waiting; {
-				select {
-				case <-wait.C:
-					waiting = false
-				case <-idle:
-					waiting = active.Load() > 0
-				case <-ctx.Done():
-					wait.Stop()
-					return
-				}
-			}
-			wait.Stop()
-			cpu, ok := c.take(ctx)
-			if !ok {
-				return
-			}
-			if ctx.Err() != nil {
-				c.give(cpu)
-				return
-			}
-			active.Add(1)
-			running.Add(1)
-			started[i].Store(true)
-			go func() {
-				defer running.Done()
-				var a answer
-				if pl.processes() {
-					a.res, a.err = pl.runProcess(outer, ctx, i, cpu, lends[i], progress)
-				} else {
-					a.res, a.err = cand.run(ctx, progress)
-				}
-				a.i, a.cpu = i, cpu
-				answers <- a
-			}()
-		}
-		allStarted.Store(true)
-	}()
-	results := make([]*result.Result, len(pl.Candidates))
-	errs := make([]error, len(pl.Candidates))
-	answered := make([]bool, len(pl.Candidates))
-	var won *answer
+	r := pl.newRace(ctx, progress)
+	defer r.cancel()
+	r.running.Add(1)
+	go r.startAll()
+	var won *raceAnswer
 	for done := 0; done < len(pl.Candidates) && won == nil; done++ {
 		select {
-		case a := <-answers:
-			results[a.i], errs[a.i], answered[a.i] = a.res, a.err, true
-			var ue *UsageError
-			switch {
-			case a.err != nil && !errors.As(a.err, &ue):
-				won = &a // an internal error: a bug, reported at once
-			case a.err == nil && pl.settled(a.res, answered):
-				won = &a
-			default:
-				// The last candidate that answers at every call depth
-				// ended without a decisive answer: an answer the depth
-				// cut short before it now is one.
-				for i, r := range results {
-					if r != nil && errs[i] == nil && pl.settled(r, answered) {
-						won = &answer{i: i, res: r}
-						break
-					}
-				}
-			}
+		case a := <-r.answers:
+			won = r.take(a)
 			if won != nil {
-				cancel() // before the core goes back, so that no other candidate starts
+				r.cancel() // before the core goes back, so that no other candidate starts
 			}
-			// The candidate's cores go back only now.
-			for _, cpu := range append(lent[a.i], a.cpu) {
-				if won != nil || !pl.processes() || !allStarted.Load() {
-					c.give(cpu)
-					continue
-				}
-				j := -1
-				for k, cand := range pl.Candidates {
-					if started[k].Load() && !answered[k] && len(lent[k]) < cand.Cores-1 {
-						j = k
-						break
-					}
-				}
-				if j < 0 {
-					c.give(cpu)
-					continue
-				}
-				lent[j] = append(lent[j], cpu)
-				lends[j] <- cpu
-				if progress != nil {
-					why := "without a verdict"
-					if a.err == nil && len(a.res.Limits) > 0 {
-						why = "at " + a.res.LimitText()
-					}
-					fmt.Fprintf(progress, "plan: %s ended %s; its core goes to the own race of %s\n", pl.Candidates[a.i].Name, why, pl.Candidates[j].Name)
-				}
-			}
-			lent[a.i] = nil
-			if active.Add(-1) == 0 {
-				select {
-				case idle <- struct{}{}:
-				default:
-				}
-			}
-		case <-ctx.Done():
+			r.giveBack(a, won != nil)
+		case <-r.ctx.Done():
 			done = len(pl.Candidates) // every candidate ends with ctx
 		}
 	}
-	cancel()
-	running.Wait()
+	r.cancel()
+	r.running.Wait()
+	return r.end(won)
+}
+
+// candidateRace is one run of a plan's candidates (Plan.run).
+type candidateRace struct {
+	pl       *Plan
+	start    time.Time
+	outer    context.Context // the run's, for a candidate's process to report a limit of
+	ctx      context.Context // cancelled when the race is decided
+	cancel   context.CancelFunc
+	cores    *cores
+	progress io.Writer
+	answers  chan raceAnswer
+	// Once every candidate has started, the core of one that ends is lent
+	// to the first running candidate (as a process) with a race of its
+	// own; the cores it was lent come back with its own when it ends.
+	allStarted atomic.Bool
+	started    []atomic.Bool
+	lends      []chan int
+	lent       [][]int
+	running    sync.WaitGroup
+	active     atomic.Int32  // candidates started and not yet answered
+	idle       chan struct{} // an answer left no candidate running
+	results    []*result.Result
+	errs       []error
+	answered   []bool
+}
+
+// raceAnswer is a candidate's answer, and the core it ran on.
+type raceAnswer struct {
+	i, cpu int
+	res    *result.Result
+	err    error
+}
+
+func (pl *Plan) newRace(ctx context.Context, progress io.Writer) *candidateRace {
+	n := len(pl.Candidates)
+	r := &candidateRace{pl: pl, start: time.Now(), outer: ctx, cores: newCores(pl.Cores), progress: progress,
+		answers: make(chan raceAnswer, n), started: make([]atomic.Bool, n), lends: make([]chan int, n),
+		lent: make([][]int, n), idle: make(chan struct{}, 1),
+		results: make([]*result.Result, n), errs: make([]error, n), answered: make([]bool, n)}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	r.ctx = context.WithValue(r.ctx, coresKey{}, r.cores)
+	if progress != nil && n > 1 {
+		r.progress = &lockedWriter{w: progress} // the candidates report side by side
+	}
+	for i := range r.lends {
+		r.lends[i] = make(chan int, pl.Cores)
+	}
+	return r
+}
+
+// startAll starts the candidates in order: each waits for its head
+// start, which ends early when no candidate runs, and then for a core,
+// so that a later one never takes a core before an earlier one.
+func (r *candidateRace) startAll() {
+	defer r.running.Done()
+	for i, cand := range r.pl.Candidates {
+		wait := time.NewTimer(cand.After - time.Since(r.start))
+		for waiting := cand.After > time.Since(r.start) && r.active.Load() > 0; waiting; {
+			select {
+			case <-wait.C:
+				waiting = false
+			case <-r.idle:
+				waiting = r.active.Load() > 0
+			case <-r.ctx.Done():
+				wait.Stop()
+				return
+			}
+		}
+		wait.Stop()
+		cpu, ok := r.cores.take(r.ctx)
+		if !ok {
+			return
+		}
+		if r.ctx.Err() != nil {
+			r.cores.give(cpu)
+			return
+		}
+		r.active.Add(1)
+		r.running.Add(1)
+		r.started[i].Store(true)
+		go func() {
+			defer r.running.Done()
+			a := raceAnswer{i: i, cpu: cpu}
+			if r.pl.processes() {
+				a.res, a.err = r.pl.runProcess(r.outer, r.ctx, i, cpu, r.lends[i], r.progress)
+			} else {
+				a.res, a.err = cand.run(r.ctx, r.progress)
+			}
+			r.answers <- a
+		}()
+	}
+	r.allStarted.Store(true)
+}
+
+// take records a candidate's answer and returns the answer that wins the
+// race now, or nil.
+func (r *candidateRace) take(a raceAnswer) *raceAnswer {
+	r.results[a.i], r.errs[a.i], r.answered[a.i] = a.res, a.err, true
+	var ue *UsageError
+	switch {
+	case a.err != nil && !errors.As(a.err, &ue):
+		return &a // an internal error: a bug, reported at once
+	case a.err == nil && r.pl.settled(a.res, r.answered):
+		return &a
+	}
+	// The last candidate that answers at every call depth ended without
+	// a decisive answer: an answer the depth cut short before it now is
+	// one.
+	for i, res := range r.results {
+		if res != nil && r.errs[i] == nil && r.pl.settled(res, r.answered) {
+			return &raceAnswer{i: i, res: res}
+		}
+	}
+	return nil
+}
+
+// giveBack returns the cores of the candidate that answered a, only now:
+// to the pool, or, while the race goes on, lent to the own race of a
+// running candidate.
+func (r *candidateRace) giveBack(a raceAnswer, decided bool) {
+	for _, cpu := range append(r.lent[a.i], a.cpu) {
+		if decided || !r.pl.processes() || !r.allStarted.Load() {
+			r.cores.give(cpu)
+			continue
+		}
+		j := -1
+		for k, cand := range r.pl.Candidates {
+			if r.started[k].Load() && !r.answered[k] && len(r.lent[k]) < cand.Cores-1 {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			r.cores.give(cpu)
+			continue
+		}
+		r.lent[j] = append(r.lent[j], cpu)
+		r.lends[j] <- cpu
+		if r.progress != nil {
+			why := "without a verdict"
+			if a.err == nil && len(a.res.Limits) > 0 {
+				why = "at " + a.res.LimitText()
+			}
+			fmt.Fprintf(r.progress, "plan: %s ended %s; its core goes to the own race of %s\n", r.pl.Candidates[a.i].Name, why, r.pl.Candidates[j].Name)
+		}
+	}
+	r.lent[a.i] = nil
+	if r.active.Add(-1) == 0 {
+		select {
+		case r.idle <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// end is the race's result once every candidate has ended: the winner's,
+// or without one the plan's undecided answer.
+func (r *candidateRace) end(won *raceAnswer) (*result.Result, error) {
 	if won != nil {
 		if won.err != nil {
 			return nil, won.err
@@ -289,22 +327,22 @@ func (pl *Plan) run(ctx context.Context, progress io.Writer) (*result.Result, er
 		if cutByDepth(won.res) {
 			// What lies beyond the depth: a violation a summary engine
 			// found deeper, and the depth it needs.
-			for _, r := range results {
-				for _, l := range limitsOf(r, result.LimitDeeper) {
+			for _, res := range r.results {
+				for _, l := range limitsOf(res, result.LimitDeeper) {
 					if !slices.Contains(won.res.Limits, l) {
 						won.res.Limits = append(won.res.Limits, l)
 					}
 				}
 			}
 		}
-		return pl.report(won.res, won.i), nil
+		return r.pl.report(won.res, won.i), nil
 	}
 	// Answers that came in while the others stopped.
-	for len(answers) > 0 {
-		a := <-answers
-		results[a.i], errs[a.i] = a.res, a.err
+	for len(r.answers) > 0 {
+		a := <-r.answers
+		r.results[a.i], r.errs[a.i] = a.res, a.err
 	}
-	return pl.undecided(results, errs)
+	return r.pl.undecided(r.results, r.errs)
 }
 
 // processes says whether the candidates run as processes of their own
