@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"bmc/internal/budget"
 	"bmc/internal/halt"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/moped"
 	"bmc/result"
 	"bmc/seq"
@@ -24,7 +26,7 @@ type CompareOptions struct {
 	// Bounds carries the call depth and the explicit engine's limits;
 	// its context bound is Bound. DepthStated says the user gave the
 	// call depth (Options.DepthStated).
-	Bounds      Bounds
+	Bounds      method.Bounds
 	DepthStated bool
 	// Timeout limits each run (0: none).
 	Timeout time.Duration
@@ -57,18 +59,18 @@ func (r Run) Decided() bool { return r.Verdict == "safe" || r.Verdict == "unsafe
 // program on which our engines stop at the depth bound.
 func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error) {
 	if err := seq.Supported(p); err != nil {
-		return nil, &UsageError{fmt.Sprintf("the program cannot be sequentialized, so only the explicit engine could check it: %v", err)}
+		return nil, &result.UsageError{Msg: fmt.Sprintf("the program cannot be sequentialized, so only the explicit engine could check it: %v", err)}
 	}
-	if err := SeqFits(p, o.Bound, MemoryLimit(ctx)); err != nil {
-		return nil, &UsageError{err.Error()}
+	if err := method.SeqFits(p, o.Bound, budget.MemoryLimit(ctx)); err != nil {
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
-	ex := within(o.Bounds, o.Bound)
+	ex := o.Bounds.Within(o.Bound)
 	type job struct {
 		engine string
 		run    func(context.Context) Run
 	}
-	ours := func(name, engine, method, solver string) job {
-		opts := Options{Engine: engine, Solver: solver, SolverStated: true, Seq: method, MaxSteps: 50, Bounds: ex, DepthStated: o.DepthStated}
+	ours := func(name string, engine method.Engine, sq method.Seq, solver method.SolverName) job {
+		opts := method.Options{Engine: engine, Solver: solver, SolverStated: true, Seq: sq, MaxSteps: 50, Bounds: ex, DepthStated: o.DepthStated}
 		return job{name, func(ctx context.Context) Run {
 			res, err := Check(ctx, p, opts)
 			if err != nil {
@@ -81,23 +83,22 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 			return r
 		}}
 	}
-	jobs := []job{ours("explicit", "explicit", "auto", "gini")}
-	solvers := []string{"gini"}
+	jobs := []job{ours("explicit", method.EngineExplicit, "", method.SolverGini)}
+	solvers := []method.SolverName{method.SolverGini}
 	if smt.Available {
-		solvers = append(solvers, "z3")
+		solvers = append(solvers, method.SolverZ3)
 	}
 	for _, solver := range solvers {
-		for _, method := range []string{"eager", "lazy"} {
-			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", method, solver), "bmc", method, solver))
+		for _, sq := range []method.Seq{method.SeqEager, method.SeqLazy} {
+			jobs = append(jobs, ours(fmt.Sprintf("bmc %s %s", sq, solver), method.EngineBMC, sq, solver))
 		}
 	}
-	method := summaryMethod
-	for _, solver := range append(solvers, "bdd") {
-		jobs = append(jobs, ours("summaries "+method+" "+solver, "summaries", method, solver))
+	for _, solver := range append(solvers, method.SolverBDD) {
+		jobs = append(jobs, ours(fmt.Sprintf("summaries %s %s", method.SummarySeq, solver), method.EngineSummaries, method.SummarySeq, solver))
 	}
 	if o.Moped != "" {
-		for _, method := range []string{"eager", "lazy"} {
-			jobs = append(jobs, job{"moped " + method, func(ctx context.Context) Run { return runMoped(ctx, p, o, method) }})
+		for _, sq := range []method.Seq{method.SeqEager, method.SeqLazy} {
+			jobs = append(jobs, job{"moped " + string(sq), func(ctx context.Context) Run { return runMoped(ctx, p, o, sq) }})
 		}
 	}
 	if len(o.Engines) > 0 {
@@ -113,7 +114,7 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 				for _, j := range jobs {
 					names = append(names, j.engine)
 				}
-				return nil, &UsageError{fmt.Sprintf("--engines: no run is named %q (the runs here: %s)", e, strings.Join(names, ", "))}
+				return nil, &result.UsageError{Msg: fmt.Sprintf("--engines: no run is named %q (the runs here: %s)", e, strings.Join(names, ", "))}
 			}
 		}
 		jobs = kept
@@ -143,9 +144,9 @@ func Compare(ctx context.Context, p *ir.Program, o CompareOptions) ([]Run, error
 
 // runMoped prints the method's sequentialization of p for Moped into a
 // temporary file and asks Moped whether its error label is reachable.
-func runMoped(ctx context.Context, p *ir.Program, o CompareOptions, method string) Run {
+func runMoped(ctx context.Context, p *ir.Program, o CompareOptions, sq method.Seq) Run {
 	translate := seq.Lazy
-	if method == "eager" {
+	if sq == method.SeqEager {
 		translate = seq.Eager
 	}
 	limited := func(what string) Run {
@@ -163,7 +164,7 @@ func runMoped(ctx context.Context, p *ir.Program, o CompareOptions, method strin
 		return Run{Verdict: "error", Detail: err.Error()}
 	}
 	defer os.RemoveAll(dir)
-	file := filepath.Join(dir, method+".bp")
+	file := filepath.Join(dir, string(sq)+".bp")
 	f, err := os.Create(file)
 	if err != nil {
 		return Run{Verdict: "error", Detail: err.Error()}

@@ -8,6 +8,7 @@ import (
 
 	"bmc/internal/corpus"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 	"bmc/seq"
 )
@@ -60,12 +61,12 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 					t.Skipf("not sequentialized: %v", err)
 				}
 				out := map[string]outcome{}
-				for _, method := range []string{"eager", "lazy"} {
-					o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Timeout: corpusBMCTimeout(), Bounds: DefaultBounds()}
+				for _, sq := range []method.Seq{method.SeqEager, method.SeqLazy} {
+					o := method.Options{Engine: "bmc", Solver: "gini", Seq: sq, MaxSteps: 50, Timeout: corpusBMCTimeout(), Bounds: method.DefaultBounds()}
 					o.Bounds.Rounds, o.Bounds.Switches = b.Rounds, -1
 					res, err := Check(context.Background(), p, o)
 					if err != nil {
-						t.Fatalf("%s: %v", method, err)
+						t.Fatalf("%s: %v", sq, err)
 					}
 					r := out[want]
 					switch {
@@ -73,12 +74,12 @@ func TestCorpusConcurrentBMC(t *testing.T) {
 						r.confirmed++
 					case res.Verdict == result.Unknown:
 						r.unfinished++
-						t.Logf("%s: not finished: %v within %s", method, res.Limits, res.Bounds)
+						t.Logf("%s: not finished: %v within %s", sq, res.Limits, res.Bounds)
 					default:
-						t.Errorf("%s: %s within %s, manifest expects %s", method, res.Verdict, res.Bounds, want)
+						t.Errorf("%s: %s within %s, manifest expects %s", sq, res.Verdict, res.Bounds, want)
 					}
 					out[want] = r
-					t.Logf("%s: %s within %s (%v)", method, res.Verdict, res.Bounds, res.Elapsed.Round(time.Millisecond))
+					t.Logf("%s: %s within %s (%v)", sq, res.Verdict, res.Bounds, res.Elapsed.Round(time.Millisecond))
 				}
 				results <- out
 			})

@@ -10,7 +10,9 @@ import (
 	"bmc/explicit"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
+	"bmc/smt"
 )
 
 // TestConcurrentDifferential runs random concurrent programs (2 or 3
@@ -27,18 +29,18 @@ func TestConcurrentDifferential(t *testing.T) {
 	if testing.Short() {
 		programs = 8
 	}
-	solvers := []string{"gini", "z3"}
-	if _, err := newSolver(context.Background(), "z3"); err != nil {
+	solvers := []method.SolverName{method.SolverGini, method.SolverZ3}
+	if !smt.Available {
 		solvers = solvers[:1]
 	}
 	type boundKind struct {
 		name string
 		max  int
-		set  func(*Bounds, int)
+		set  func(*method.Bounds, int)
 	}
 	kinds := []boundKind{
-		{"switches", 1, func(o *Bounds, k int) { o.Switches, o.Rounds = k, 0 }},
-		{"rounds", 2, func(o *Bounds, k int) { o.Switches, o.Rounds = -1, k }},
+		{"switches", 1, func(o *method.Bounds, k int) { o.Switches, o.Rounds = k, 0 }},
+		{"rounds", 2, func(o *method.Bounds, k int) { o.Switches, o.Rounds = -1, k }},
 	}
 	violations := 0
 	for seed := int64(1); seed <= int64(programs); seed++ {
@@ -63,10 +65,10 @@ func TestConcurrentDifferential(t *testing.T) {
 		// The explicit checker's smallest violating bound (-1: none).
 		want := -1
 		for k := lo; k <= kind.max && want < 0; k++ {
-			o := DefaultBounds()
+			o := method.DefaultBounds()
 			o.Depth = depth
 			kind.set(&o, k)
-			c, err := explicit.New(p, o.explicitOptions())
+			c, err := explicit.New(p, o.ExplicitOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,54 +84,55 @@ func TestConcurrentDifferential(t *testing.T) {
 			violations++
 		}
 		type run struct {
-			method, solver string
-			frames         bool
+			sq     method.Seq
+			solver method.SolverName
+			frames bool
 		}
 		var runs []run
-		for _, method := range []string{"eager", "lazy", "direct"} {
+		for _, sq := range []method.Seq{method.SeqEager, method.SeqLazy, method.SeqDirect} {
 			for _, sv := range solvers {
-				if sv == "z3" && seed%4 != 0 {
+				if sv == method.SolverZ3 && seed%4 != 0 {
 					continue
 				}
-				runs = append(runs, run{method, sv, false})
+				runs = append(runs, run{sq, sv, false})
 			}
-			if method != "direct" {
-				runs = append(runs, run{method, "gini", true})
+			if sq != method.SeqDirect {
+				runs = append(runs, run{sq, "gini", true})
 			}
 		}
 		for _, r := range runs {
-			method, sv := r.method, r.solver // sv names the run in messages
+			sq, sv := r.sq, string(r.solver) // sv names the run in messages
 			if r.frames {
 				sv += "/frames"
 			}
-			o := Options{Engine: "bmc", Solver: r.solver, Seq: method, MaxSteps: 20, Frames: r.frames, Bounds: DefaultBounds()}
+			o := method.Options{Engine: "bmc", Solver: r.solver, Seq: sq, MaxSteps: 20, Frames: r.frames, Bounds: method.DefaultBounds()}
 			o.Bounds.Depth = depth
 			kind.set(&o.Bounds, kind.max)
 			st := time.Now()
 			o.Timeout = 60 * time.Second
 			res, err := Check(context.Background(), p, o)
 			if err != nil {
-				t.Fatalf("seed %d %s/%s: %v\n%s", seed, method, sv, err, src)
+				t.Fatalf("seed %d %s/%s: %v\n%s", seed, sq, sv, err, src)
 			}
-			t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, method, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
+			t.Logf("seed %d %s/%s %s<=%d: %s in %v", seed, sq, sv, kind.name, kind.max, res.Verdict, time.Since(st).Round(time.Millisecond))
 			got := -1
 			switch res.Verdict {
 			case result.Unsafe:
 				got = res.ContextBound
 			case result.Safe:
 				if !strings.Contains(res.Bounds, "every execution") {
-					t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, method, sv, res.Bounds, src)
+					t.Fatalf("seed %d %s/%s: safe only within %s\n%s", seed, sq, sv, res.Bounds, src)
 				}
 			default:
-				t.Fatalf("seed %d %s/%s: %s %v", seed, method, sv, res.Verdict, res.Limits)
+				t.Fatalf("seed %d %s/%s: %s %v", seed, sq, sv, res.Verdict, res.Limits)
 			}
 			if got != want {
 				t.Fatalf("seed %d %s/%s, %s up to %d: explicit's smallest violating bound %d, bmc's %d (-1: none)\n%s",
-					seed, method, sv, kind.name, kind.max, want, got, src)
+					seed, sq, sv, kind.name, kind.max, want, got, src)
 			}
 		}
 		// The default plan, which races the engines, answers as each does.
-		o := Options{Solver: "gini", MaxSteps: 20, Bounds: DefaultBounds(), Timeout: 60 * time.Second}
+		o := method.Options{Solver: "gini", MaxSteps: 20, Bounds: method.DefaultBounds(), Timeout: 60 * time.Second}
 		o.Bounds.Depth = depth
 		kind.set(&o.Bounds, kind.max)
 		res, err := Check(context.Background(), p, o)

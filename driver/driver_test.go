@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 	"bmc/smt"
 )
@@ -20,38 +21,38 @@ func TestUsageErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Options{Engine: "auto", Solver: "gini", MaxSteps: 5, Bounds: DefaultBounds()}
+	base := method.Options{Engine: "auto", Solver: "gini", MaxSteps: 5, Bounds: method.DefaultBounds()}
 	cases := []struct {
 		name string
 		p    *ir.Program
-		mod  func(*Options)
+		mod  func(*method.Options)
 		want string // substring of a *UsageError; "" for success
 	}{
-		{"auto on one thread races bmc and explicit", seq, func(o *Options) {}, ""},
-		{"auto on threads is explicit", conc, func(o *Options) {}, ""},
-		{"unknown engine", seq, func(o *Options) { o.Engine = "magic" }, `unknown engine "magic"`},
-		{"unknown solver", seq, func(o *Options) { o.Solver = "foo" }, `unknown solver "foo"`},
-		{"bmc on threads without a bound", conc, func(o *Options) { o.Engine = "bmc" }, "needs a bound"},
-		{"bmc on threads with a bound", conc, func(o *Options) { o.Engine = "bmc"; o.Bounds.Rounds = 1 }, ""},
-		{"unknown sequentialization", conc, func(o *Options) { o.Seq = "greedy" }, `unknown sequentialization "greedy"`},
+		{"auto on one thread races bmc and explicit", seq, func(o *method.Options) {}, ""},
+		{"auto on threads is explicit", conc, func(o *method.Options) {}, ""},
+		{"unknown engine", seq, func(o *method.Options) { o.Engine = "magic" }, `unknown engine "magic"`},
+		{"unknown solver", seq, func(o *method.Options) { o.Solver = "foo" }, `unknown solver "foo"`},
+		{"bmc on threads without a bound", conc, func(o *method.Options) { o.Engine = "bmc" }, "needs a bound"},
+		{"bmc on threads with a bound", conc, func(o *method.Options) { o.Engine = "bmc"; o.Bounds.Rounds = 1 }, ""},
+		{"unknown sequentialization", conc, func(o *method.Options) { o.Seq = "greedy" }, `unknown sequentialization "greedy"`},
 		// Names are checked whether or not the engine reads them.
-		{"unknown solver, explicit engine", conc, func(o *Options) { o.Engine, o.Solver = "explicit", "foo" }, `unknown solver "foo"`},
-		{"unknown sequentialization, explicit engine", conc, func(o *Options) { o.Engine, o.Seq = "explicit", "greedy" }, `unknown sequentialization "greedy"`},
-		{"a sequentialization for the explicit engine", conc, func(o *Options) { o.Engine, o.Seq = "explicit", "lazy" }, "--seq lazy needs the bmc engine"},
+		{"unknown solver, explicit engine", conc, func(o *method.Options) { o.Engine, o.Solver = "explicit", "foo" }, `unknown solver "foo"`},
+		{"unknown sequentialization, explicit engine", conc, func(o *method.Options) { o.Engine, o.Seq = "explicit", "greedy" }, `unknown sequentialization "greedy"`},
+		{"a sequentialization for the explicit engine", conc, func(o *method.Options) { o.Engine, o.Seq = "explicit", "lazy" }, "--seq lazy needs the bmc engine"},
 	}
 	if !smt.Available {
 		cases = append(cases, struct {
 			name string
 			p    *ir.Program
-			mod  func(*Options)
+			mod  func(*method.Options)
 			want string
-		}{"z3 without Z3", seq, func(o *Options) { o.Solver = "z3" }, "built without Z3"})
+		}{"z3 without Z3", seq, func(o *method.Options) { o.Solver = "z3" }, "built without Z3"})
 	}
 	for _, c := range cases {
 		o := base
 		c.mod(&o)
 		res, err := Check(context.Background(), c.p, o)
-		var ue *UsageError
+		var ue *result.UsageError
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

@@ -12,6 +12,7 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/soak"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -60,20 +61,20 @@ func TestKeyframeDifferential(t *testing.T) {
 		}
 		plans := []struct {
 			name string
-			o    Options
+			o    method.Options
 		}{
-			{"default", Options{Solver: "gini", MaxSteps: 50}},
-			{"translation", Options{Engine: "bmc", Seq: "eager", Solver: "gini", MaxSteps: 50}},
+			{"default", method.Options{Solver: "gini", MaxSteps: 50}},
+			{"translation", method.Options{Engine: "bmc", Seq: "eager", Solver: "gini", MaxSteps: 50}},
 		}
 		if seed%3 == 0 {
 			plans = append(plans, struct {
 				name string
-				o    Options
-			}{"direct", Options{Seq: "direct", Solver: "gini", MaxSteps: 50, Timeout: directTimeout}})
+				o    method.Options
+			}{"direct", method.Options{Seq: "direct", Solver: "gini", MaxSteps: 50, Timeout: directTimeout}})
 		}
 		for _, pl := range plans {
 			o := pl.o
-			o.Bounds = DefaultBounds()
+			o.Bounds = method.DefaultBounds()
 			o.Bounds.Depth, o.Bounds.MaxStates = eo.Depth, eo.MaxStates
 			got, err := Livelock(context.Background(), p, o, lb)
 			if err != nil {

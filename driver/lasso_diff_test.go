@@ -13,6 +13,7 @@ import (
 	"bmc/internal/soak"
 	"bmc/internal/testsolvers"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -71,7 +72,7 @@ func TestLivelockDifferential(t *testing.T) {
 				seqs = append(seqs, "direct")
 			}
 			for _, sq := range seqs {
-				o := Options{Engine: "bmc", Solver: solver, Seq: sq, MaxSteps: 50, Bounds: DefaultBounds()}
+				o := method.Options{Engine: "bmc", Solver: method.SolverName(solver), Seq: method.Seq(sq), MaxSteps: 50, Bounds: method.DefaultBounds()}
 				if sq == "default" {
 					o.Engine, o.Seq = "auto", "auto"
 				}

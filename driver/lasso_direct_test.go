@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -53,12 +54,12 @@ thread void b() begin g := T; end`
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := Options{Engine: "bmc", Solver: "gini", Seq: c.seq, MaxSteps: 50, Bounds: DefaultBounds()}
+			o := method.Options{Engine: "bmc", Solver: "gini", Seq: method.Seq(c.seq), MaxSteps: 50, Bounds: method.DefaultBounds()}
 			if c.steps > 0 {
 				o.MaxSteps, o.StepsStated = c.steps, true
 			}
 			res, err := Livelock(context.Background(), p, o, result.LassoBound{Stem: 1, Loop: 1})
-			var ue *UsageError
+			var ue *result.UsageError
 			switch {
 			case c.err != "":
 				if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.err) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -50,7 +51,7 @@ thread void spinner() begin retry(); end`), ir.Options{})
 		{"the stack grows without bound", grows, result.LassoBound{Stem: 1, Loop: 1}, 0, result.Unsafe, "explicit, after bmc+gini", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Bounds: DefaultBounds()}
+			o := method.Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Bounds: method.DefaultBounds()}
 			if c.maxStates > 0 {
 				o.Bounds.MaxStates = c.maxStates
 			}

@@ -3,7 +3,6 @@ package driver
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -11,9 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"bmc/internal/budget"
 	"bmc/internal/halt"
-	"bmc/ir"
-	"bmc/seq"
 )
 
 // memoryPoll is how often Limit measures the process: often enough that a
@@ -41,7 +39,7 @@ func Limit(parent context.Context, timeout time.Duration, maxMemory int64) (cont
 	if maxMemory <= 0 {
 		return ctx, cancelTimeout
 	}
-	ctx = context.WithValue(ctx, memoryLimitKey{}, maxMemory)
+	ctx = budget.WithMemoryLimit(ctx, maxMemory)
 	ctx, cancel := context.WithCancelCause(ctx)
 	old := debug.SetMemoryLimit(maxMemory)
 	go func() {
@@ -53,7 +51,7 @@ func Limit(parent context.Context, timeout time.Duration, maxMemory int64) (cont
 				return
 			case <-t.C:
 				if residentBytes() > maxMemory {
-					cancel(&halt.MemoryLimitError{Limit: FormatBytes(maxMemory)})
+					cancel(&halt.MemoryLimitError{Limit: budget.FormatBytes(maxMemory)})
 					return
 				}
 			}
@@ -64,15 +62,6 @@ func Limit(parent context.Context, timeout time.Duration, maxMemory int64) (cont
 		cancelTimeout()
 		debug.SetMemoryLimit(old)
 	}
-}
-
-type memoryLimitKey struct{}
-
-// MemoryLimit is the memory limit a context from Limit enforces (0: none),
-// for refusing up front what cannot fit.
-func MemoryLimit(ctx context.Context) int64 {
-	n, _ := ctx.Value(memoryLimitKey{}).(int64)
-	return n
 }
 
 // residentBytes is the resident set size (Linux) of the process and of
@@ -125,35 +114,6 @@ func DefaultMaxMemory() int64 {
 	return total / 2
 }
 
-// ParseBytes reads a size such as 512M, 4G, 1.5G or 1000000 (bytes); the
-// suffixes K, M, G, T count powers of 1024 and may be followed by B or iB.
-func ParseBytes(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "IB"), "B")
-	mult := int64(1)
-	if n := len(t); n > 0 {
-		if i := strings.IndexByte("KMGT", t[n-1]); i >= 0 {
-			mult = int64(1) << (10 * (i + 1))
-			t = t[:n-1]
-		}
-	}
-	x, err := strconv.ParseFloat(t, 64)
-	if err != nil || x < 0 || x*float64(mult) >= 1<<62 {
-		return 0, fmt.Errorf("invalid size %q (examples: 512M, 4G)", s)
-	}
-	return int64(x * float64(mult)), nil
-}
-
-// FormatBytes writes a size the way ParseBytes reads it (to three digits).
-func FormatBytes(n int64) string {
-	for i, unit := range []string{"T", "G", "M", "K"} {
-		if size := int64(1) << (10 * (4 - i)); n >= size {
-			return strconv.FormatFloat(float64(n)/float64(size), 'g', 3, 64) + unit
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 // goSysBytes is the memory the Go runtime holds from the system.
 func goSysBytes() uint64 {
 	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
@@ -162,29 +122,4 @@ func goSysBytes() uint64 {
 		return 0
 	}
 	return s[0].Value.Uint64()
-}
-
-// seqBytesPerNode is what one expression node of a sequentialization
-// costs in memory, measured on the Bluetooth driver with 6 to 20 threads
-// and 2 to 8 rounds: 90 to 105 bytes eager, about 180 lazy. The lower
-// figure makes the refusal below err on the side of trying.
-const seqBytesPerNode = 90
-
-// SeqFits refuses, before it is built, a sequentialization of p within bd
-// that cannot fit in maxMemory bytes (0: no limit): the contexts' shared
-// state copies and switches grow with the square of the contexts, and
-// many threads with many rounds need more memory than any machine has.
-func SeqFits(p *ir.Program, bd seq.Bound, maxMemory int64) error {
-	if maxMemory <= 0 {
-		return nil
-	}
-	nodes, err := seq.Size(p, bd)
-	if err != nil {
-		return err
-	}
-	if need := nodes * seqBytesPerNode; nodes > maxMemory/seqBytesPerNode {
-		return &UsageError{fmt.Sprintf("the sequentialization within %s would need about %s of memory (%d expression nodes), more than the memory limit of %s: give fewer rounds, switches or threads, or a larger --max-memory",
-			bd, FormatBytes(need), nodes, FormatBytes(maxMemory))}
-	}
-	return nil
 }

@@ -9,8 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"bmc/internal/budget"
 	"bmc/internal/progen"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 	"bmc/seq"
 )
@@ -49,17 +51,17 @@ func TestDeadlineHolds(t *testing.T) {
 	cases := []struct {
 		name string
 		p    *ir.Program
-		mod  func(*Options)
+		mod  func(*method.Options)
 	}{
-		{"chain of 3,000 functions, bmc", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) {}},
-		{"chain of 10,000 functions, bmc", load(t, "chain10000.bpl", progen.Chain(10000, false), ir.Options{}), func(o *Options) {}},
-		{"chain of 3,000 functions, bmc, depth 200", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *Options) { o.Bounds.Depth = 200 }},
-		{"bluetooth, 12 threads, eager, 4 rounds", bluetooth(9), func(o *Options) { o.Seq, o.Bounds.Rounds = "eager", 4 }},
-		{"bluetooth, 6 threads, direct, 6 switches", bluetooth(3), func(o *Options) { o.Seq, o.Bounds.Switches = "direct", 6 }},
+		{"chain of 3,000 functions, bmc", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *method.Options) {}},
+		{"chain of 10,000 functions, bmc", load(t, "chain10000.bpl", progen.Chain(10000, false), ir.Options{}), func(o *method.Options) {}},
+		{"chain of 3,000 functions, bmc, depth 200", load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), func(o *method.Options) { o.Bounds.Depth = 200 }},
+		{"bluetooth, 12 threads, eager, 4 rounds", bluetooth(9), func(o *method.Options) { o.Seq, o.Bounds.Rounds = "eager", 4 }},
+		{"bluetooth, 6 threads, direct, 6 switches", bluetooth(3), func(o *method.Options) { o.Seq, o.Bounds.Switches = "direct", 6 }},
 	}
 	const timeout = time.Second
 	for _, c := range cases {
-		o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Bounds: DefaultBounds(), DepthStated: true}
+		o := method.Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, Timeout: timeout, Bounds: method.DefaultBounds(), DepthStated: true}
 		c.mod(&o)
 		start := time.Now()
 		res, err := Check(context.Background(), c.p, o)
@@ -86,7 +88,7 @@ func TestMemoryLimit(t *testing.T) {
 	// The issue's chain of 3,000 functions with call depth 200 grew to
 	// 1.9 GB within a minute.
 	limit := residentBytes() + 200<<20
-	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds(), DepthStated: true}
+	o := method.Options{Engine: "bmc", Solver: "gini", MaxSteps: 50, MaxMemory: limit, Bounds: method.DefaultBounds(), DepthStated: true}
 	o.Bounds.Depth = 200
 	res, err := Check(context.Background(), load(t, "chain3000.bpl", progen.Chain(3000, false), ir.Options{}), o)
 	if err != nil {
@@ -101,14 +103,14 @@ func TestMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := load(t, "bluetooth.bpl", src, ir.Options{Threads: []ir.ThreadCount{{Name: "adder", Count: 10}, {Name: "stopper", Count: 10}}})
-	o = Options{Engine: "bmc", Solver: "gini", Seq: "eager", MaxSteps: 50, MaxMemory: limit, Bounds: DefaultBounds()}
+	o = method.Options{Engine: "bmc", Solver: "gini", Seq: "eager", MaxSteps: 50, MaxMemory: limit, Bounds: method.DefaultBounds()}
 	o.Bounds.Rounds = 32
 	_, err = Check(context.Background(), p, o)
-	var ue *UsageError
+	var ue *result.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "more than the memory limit") {
-		t.Fatalf("32 rounds of 20 threads within %s: got %v, want a refusal", FormatBytes(limit), err)
+		t.Fatalf("32 rounds of 20 threads within %s: got %v, want a refusal", budget.FormatBytes(limit), err)
 	}
-	if err := SeqFits(p, seq.Bound{Rounds: 2}, limit); err != nil {
+	if err := method.SeqFits(p, seq.Bound{Rounds: 2}, limit); err != nil {
 		t.Errorf("2 rounds refused: %v", err)
 	}
 }
@@ -124,19 +126,19 @@ void r() begin if (*) then r(); fi end
 thread void t1() begin g := T; r(); end
 thread void t2() begin assert(!g); end
 `, ir.Options{})
-	for _, method := range []string{"eager", "lazy", "direct"} {
-		o := Options{Engine: "bmc", Solver: "gini", Seq: method, MaxSteps: 50, Bounds: DefaultBounds()}
+	for _, sq := range []method.Seq{method.SeqEager, method.SeqLazy, method.SeqDirect} {
+		o := method.Options{Engine: "bmc", Solver: "gini", Seq: sq, MaxSteps: 50, Bounds: method.DefaultBounds()}
 		o.Bounds.Switches, o.Bounds.Depth = 1, 4
 		res, err := Check(context.Background(), p, o)
 		if err != nil {
-			t.Fatalf("%s: %v", method, err)
+			t.Fatalf("%s: %v", sq, err)
 		}
 		if res.Verdict != result.Unsafe || res.ContextBound != 1 || !strings.Contains(res.Bounds, "not fully searched: depth bound") {
-			t.Errorf("%s: %s at %d (%s), want a violation at 1 switch with the depth bound of 0 switches named", method, res.Verdict, res.ContextBound, res.Bounds)
+			t.Errorf("%s: %s at %d (%s), want a violation at 1 switch with the depth bound of 0 switches named", sq, res.Verdict, res.ContextBound, res.Bounds)
 		}
 		o.Bounds.Switches = 0
 		if res, _ = Check(context.Background(), p, o); res.Verdict != result.Unknown {
-			t.Errorf("%s, 0 switches: %s, want unknown (depth bound)", method, res.Verdict)
+			t.Errorf("%s, 0 switches: %s, want unknown (depth bound)", sq, res.Verdict)
 		}
 	}
 }
@@ -157,7 +159,7 @@ void main() begin
   od
 end
 `, ir.Options{})
-	o := Options{Engine: "bmc", Solver: "gini", MaxSteps: 10, Bounds: DefaultBounds()}
+	o := method.Options{Engine: "bmc", Solver: "gini", MaxSteps: 10, Bounds: method.DefaultBounds()}
 	res, err := Check(context.Background(), p, o)
 	switch {
 	case err != nil:
@@ -192,7 +194,7 @@ func TestDeepChainWithoutRecursion(t *testing.T) {
 		if d := p.Deepest(); d != 3001 {
 			t.Fatalf("%s: deepest stack %d, want 3001 (main and 3,000 functions)", c.name, d)
 		}
-		res, err := Check(context.Background(), p, Options{Solver: "gini", MaxSteps: 50, Bounds: DefaultBounds()})
+		res, err := Check(context.Background(), p, method.Options{Solver: "gini", MaxSteps: 50, Bounds: method.DefaultBounds()})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

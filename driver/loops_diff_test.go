@@ -13,7 +13,9 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/soak"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
+	"bmc/smt"
 )
 
 // loopCase is one program of TestLoopsDifferential with the bounds and
@@ -22,8 +24,8 @@ type loopCase struct {
 	cfg      progen.Config
 	switches int // -1: rounds instead
 	rounds   int
-	seq      string
-	solver   string
+	seq      method.Seq
+	solver   method.SolverName
 	frames   bool
 	maxSteps int
 }
@@ -49,7 +51,7 @@ func newLoopCase(seed int64, z3 bool) loopCase {
 	}
 	// Each switch bound up to the one asked for is a BMC run of its own:
 	// 3 switches cost about four times as much as 1.
-	c := loopCase{cfg: cfg, switches: []int{1, 1, 2, 2, 3}[r.Intn(5)], seq: []string{"eager", "lazy", "direct"}[seed%3],
+	c := loopCase{cfg: cfg, switches: []int{1, 1, 2, 2, 3}[r.Intn(5)], seq: []method.Seq{method.SeqEager, method.SeqLazy, method.SeqDirect}[seed%3],
 		solver: "gini", frames: r.Intn(2) == 0, maxSteps: 8 + r.Intn(8)}
 	if r.Intn(4) == 0 {
 		// Three threads: smaller bodies and bounds keep BMC fast.
@@ -119,8 +121,7 @@ func TestLoopsDifferential(t *testing.T) {
 	if testing.Short() {
 		programs = 10
 	}
-	_, err := newSolver(context.Background(), "z3")
-	z3 := err == nil
+	z3 := smt.Available
 	counts := map[string]int{}
 	start := time.Now()
 	for seed := int64(1); seed <= int64(programs); seed++ {
@@ -146,8 +147,8 @@ func TestLoopsDifferential(t *testing.T) {
 			fail("the explicit checker did not finish (%v): the programs are too large for this test", want.Limits)
 			continue
 		}
-		o := Options{Engine: "bmc", Seq: c.seq, Solver: c.solver, Frames: c.frames,
-			MaxSteps: c.maxSteps, Timeout: 5 * time.Second, Bounds: boundsOf(c.explicitOptions(c.bound()))}
+		o := method.Options{Engine: "bmc", Seq: c.seq, Solver: c.solver, Frames: c.frames,
+			MaxSteps: c.maxSteps, Timeout: 5 * time.Second, Bounds: method.BoundsOf(c.explicitOptions(c.bound()))}
 		got, err := Check(context.Background(), p, o)
 		if err != nil {
 			fail("bmc: %v", err)
@@ -172,7 +173,7 @@ func TestLoopsDifferential(t *testing.T) {
 			if len(got.Limits) == 0 {
 				fail("bmc says unknown without naming a limit")
 			}
-			if anyOf(got.Limits, result.LimitTimeout) {
+			if got.Has(result.LimitTimeout) {
 				outcome = "bmc timeout"
 			}
 		}
@@ -204,16 +205,6 @@ func logOutcomes(t *testing.T, programs int, start time.Time, counts map[string]
 	}
 	sort.Strings(lines)
 	t.Logf("%d programs in %v:\n%s", programs, time.Since(start).Round(time.Millisecond), strings.Join(lines, "\n"))
-}
-
-// anyHasPrefix says that some string of ss starts with prefix.
-func anyOf(limits []result.Limit, k result.LimitKind) bool {
-	for _, l := range limits {
-		if l.Kind == k {
-			return true
-		}
-	}
-	return false
 }
 
 // lateSwap is examples/permutation_late.bpl with three bits: thread2
@@ -265,7 +256,7 @@ func TestLateViolationBeyondStepBound(t *testing.T) {
 		t.Fatalf("the explicit checker says %s %v at 2 rounds, want unsafe", r.Verdict, r.Limits)
 	}
 	tests := []struct {
-		seq      string
+		seq      method.Seq
 		maxSteps int
 		stated   bool
 		want     result.Verdict
@@ -279,8 +270,8 @@ func TestLateViolationBeyondStepBound(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s/%d steps stated=%v", tc.seq, tc.maxSteps, tc.stated), func(t *testing.T) {
-			o := Options{Engine: "bmc", Seq: tc.seq, Solver: "gini", MaxSteps: tc.maxSteps, StepsStated: tc.stated,
-				Timeout: time.Minute, Bounds: boundsOf(eo)}
+			o := method.Options{Engine: "bmc", Seq: tc.seq, Solver: "gini", MaxSteps: tc.maxSteps, StepsStated: tc.stated,
+				Timeout: time.Minute, Bounds: method.BoundsOf(eo)}
 			got, err := Check(context.Background(), p, o)
 			if err != nil {
 				t.Fatal(err)

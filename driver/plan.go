@@ -2,8 +2,8 @@ package driver
 
 import (
 	"bmc/cover"
+	"bmc/method"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -12,12 +12,9 @@ import (
 	"time"
 
 	"bmc/encode"
-	"bmc/explicit"
 	"bmc/fairness"
 	"bmc/ir"
 	"bmc/result"
-	"bmc/seq"
-	"bmc/smt"
 )
 
 // Plan is what a run does, made in one place (makePlan) from the
@@ -31,7 +28,7 @@ type Plan struct {
 	// Candidates in the order they start in: each once the head start
 	// After has passed and a core is free.
 	Candidates []Candidate
-	// command runs the candidates as processes (Options.Command).
+	// command runs the candidates as processes (method.Options.Command).
 	command []string
 	// anyThreads says a candidate answers for every number of threads
 	// (coverability): an answer cut by the thread bound does not end
@@ -42,21 +39,10 @@ type Plan struct {
 	note string
 }
 
-// Candidate is one engine, encoding and method that answers the question
-// on its own.
+// Candidate is a method of the plan, with its place in the race.
 type Candidate struct {
-	Name string // as results name their engine: "explicit", "bmc+gini, lazy sequentialization"
-	// Cores is how many cores it can keep busy: 1, or 2 where it races
-	// methods of its own (a proof engine beside its unwinding, gini on a
-	// simplified formula beside the plain one), the second borrowed
-	// only while no candidate waits for it.
-	Cores int
+	method.Method
 	After time.Duration // its head start: how long the ones before it run alone
-	// AnyDepth says it answers at every call depth (a summary engine on
-	// a recursive program): while it has not answered, an answer the
-	// call depth cut short does not end the race.
-	AnyDepth bool
-	run      func(ctx context.Context, progress io.Writer) (*result.Result, error)
 }
 
 // WriteTo prints the plan for --verbose.
@@ -97,66 +83,58 @@ const (
 )
 
 // pins are the parts of the plan the options fix; "" leaves a part to
-// the plan. They are the one place where "auto" is read.
+// the plan.
 type pins struct {
-	engine, seq, method string
+	engine method.Engine
+	seq    method.Seq
+	method method.ProofMethod
 }
 
-func pinsOf(o Options) pins {
-	pin := func(s string) string {
-		if s == "auto" {
-			return ""
-		}
-		return s
-	}
-	return pins{pin(o.Engine), pin(o.Seq), pin(o.Proof.Method)}
-}
+func pinsOf(o method.Options) pins { return pins{o.Engine, o.Seq, o.Proof.Method} }
 
-// pinnedEngine is the engine that the flags --engine and --seq of bmc
-// check choose ("bmc", "explicit"), and the flag that chooses it; ""
-// when the plan chooses by the program.
-func pinnedEngine(engine, seq string) (string, string) {
-	pin := pinsOf(Options{Engine: engine, Seq: seq})
+// pinnedBy is the flag that pins the engine of bmc check (--engine, or
+// --seq, which selects the bmc or the summary engine); "" when the plan
+// chooses by the program.
+func pinnedBy(pin pins) string {
 	switch {
 	case pin.engine != "":
-		return pin.engine, "--engine " + engine
-	case hornSeq(pin.seq):
-		return "summaries", "--seq " + pin.seq + ", which selects the summary engine"
+		return "--engine " + string(pin.engine)
+	case pin.seq.Horn():
+		return "--seq " + string(pin.seq) + ", which selects the summary engine"
 	case pin.seq != "":
-		return "bmc", fmt.Sprintf("--seq %s, which selects the bmc engine", seq)
+		return fmt.Sprintf("--seq %s, which selects the bmc engine", pin.seq)
 	}
-	return "", ""
+	return ""
 }
 
 // makePlan makes the plan for question q on p, with lb the livelock
 // bound. Errors are *UsageError for options that do not fit the program.
-func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb result.LassoBound) (*Plan, error) {
-	if err := o.complete(q != proof); err != nil {
+func makePlan(ctx context.Context, p *ir.Program, o method.Options, q question, lb result.LassoBound) (*Plan, error) {
+	if err := complete(&o, q != proof); err != nil {
 		return nil, err
 	}
-	if o.Solver == "z3" && !smt.Available {
-		_, err := newSolver(ctx, "z3")
+	if err := method.SolverAvailable(o.Solver); err != nil {
 		return nil, err
 	}
 	o.Bounds = boundsFor(p, o)
 	pin := pinsOf(o)
-	if o.Solver == "bdd" {
+	if o.Solver == method.SolverBDD {
 		// Decision diagrams decide summaries only: the solver pins the
 		// summary engine.
 		switch {
-		case q == proof && pin.method == "amplify":
-		case q == proof && pin.method == "reach":
+		case q == proof && pin.method == method.ProofAmplify:
+		case q == proof && pin.method == method.ProofReach:
 			// Reachability runs on diagrams of its own whatever the
 			// solver; the engines around it take the default one.
-			o.Solver = "gini"
-		case q != proof && pin.engine != "" && pin.engine != "summaries",
-			q == proof && pin.method != "" && pin.method != "summaries", pin.seq == "direct",
+			o.Solver = method.SolverGini
+		case q != proof && pin.engine != "" && pin.engine != method.EngineSummaries,
+			q == proof && pin.method != "" && pin.method != method.ProofSummaries, pin.seq == method.SeqDirect,
 			q == livelock && pin.seq != "":
-			return nil, &UsageError{bddOnly}
+			return nil, &result.UsageError{Msg: method.BDDOnly}
 		case q != proof:
-			pin.engine = "summaries"
-		case pin.method != "amplify" && pin.method != "reach":
-			pin.method = "summaries"
+			pin.engine = method.EngineSummaries
+		case pin.method != method.ProofAmplify && pin.method != method.ProofReach:
+			pin.method = method.ProofSummaries
 		}
 	}
 	pl := &Plan{Cores: o.Cores}
@@ -188,7 +166,7 @@ func makePlan(ctx context.Context, p *ir.Program, o Options, q question, lb resu
 // searched at the depth of its deepest stack, where nothing is cut (a
 // chain of calls 3,000 deep is searched whole), and a recursive one at
 // the default depth, which its answers name.
-func boundsFor(p *ir.Program, o Options) Bounds {
+func boundsFor(p *ir.Program, o method.Options) method.Bounds {
 	b := o.Bounds
 	deepest := p.Deepest()
 	if !o.DepthStated && deepest > 0 {
@@ -204,7 +182,7 @@ func boundsFor(p *ir.Program, o Options) Bounds {
 // trace has); other answers name it where it bounds the question
 // (Bounds.DepthBound); "any call depth" only where the program
 // recurses.
-func wordDepth(res *result.Result, p *ir.Program, o Options) {
+func wordDepth(res *result.Result, p *ir.Program, o method.Options) {
 	b := boundsFor(p, o)
 	switch {
 	case res.Verdict == result.Unsafe && o.DepthStated:
@@ -217,51 +195,9 @@ func wordDepth(res *result.Result, p *ir.Program, o Options) {
 	}
 }
 
-// joinBounds words bounds one after the other, leaving out empty ones.
-func joinBounds(bounds ...string) string {
-	return strings.Join(slices.DeleteFunc(bounds, func(s string) bool { return s == "" }), ", ")
-}
-
-// add appends a candidate.
-func (pl *Plan) add(name string, cores int, after time.Duration, run func(context.Context, io.Writer) (*result.Result, error)) {
-	pl.Candidates = append(pl.Candidates, Candidate{Name: name, Cores: cores, After: after, run: run})
-}
-
-// contextBound is the rounds or switches the bounds ask for: ok false
-// with neither (every interleaving).
-func contextBound(b Bounds) (bd seq.Bound, ok bool) {
-	switch {
-	case b.Rounds > 0:
-		return seq.Bound{Rounds: b.Rounds}, true
-	case b.Switches >= 0:
-		return seq.Bound{Switches: b.Switches}, true
-	}
-	return seq.Bound{}, false
-}
-
-// words words the bounds a question is asked within, the call depth
-// where it is one (depthWords).
-func (b Bounds) words() string {
-	if bd, ok := contextBound(b); ok && b.GetafixSwitches {
-		return fmt.Sprintf("%s, %s", bd, explicit.GetafixWords)
-	}
-	s := "every interleaving"
-	if bd, ok := contextBound(b); ok {
-		s = bd.String()
-	}
-	if d := b.depthWords(); d != "" {
-		s += ", " + d
-	}
-	return s
-}
-
-// depthWords is "call depth D" where the call depth bounds the question
-// (DepthBound), else "".
-func (b Bounds) depthWords() string {
-	if !b.DepthBound {
-		return ""
-	}
-	return fmt.Sprintf("call depth %d", b.Depth)
+// add appends a method that starts as soon as a core is free.
+func (pl *Plan) add(m method.Method) {
+	pl.Candidates = append(pl.Candidates, Candidate{Method: m})
 }
 
 // safety plans bmc check. A one-thread program goes to BMC, which
@@ -273,44 +209,40 @@ func (b Bounds) depthWords() string {
 // engine is fastest on narrow programs, the eager and lazy
 // sequentializations on wide unsafe ones); without a bound, to the
 // explicit engine and PDR on the interleaving product.
-func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) error {
+func (pl *Plan) safety(ctx context.Context, p *ir.Program, o method.Options, pin pins) error {
 	b := o.Bounds
 	switch {
-	case b.Rounds > MaxRounds:
-		return &UsageError{fmt.Sprintf("-k must be at most %d, got %d", MaxRounds, b.Rounds)}
-	case b.Switches > MaxSwitches:
-		return &UsageError{fmt.Sprintf("--switches must be at most %d, got %d", MaxSwitches, b.Switches)}
-	case pin.engine == "explicit" && pin.seq != "":
-		return &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
+	case b.Rounds > method.MaxRounds:
+		return &result.UsageError{Msg: fmt.Sprintf("-k must be at most %d, got %d", method.MaxRounds, b.Rounds)}
+	case b.Switches > method.MaxSwitches:
+		return &result.UsageError{Msg: fmt.Sprintf("--switches must be at most %d, got %d", method.MaxSwitches, b.Switches)}
+	case pin.engine == method.EngineExplicit && pin.seq != "":
+		return &result.UsageError{Msg: fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
-	bd, bounded := contextBound(b)
-	pl.Question = "a violation within " + b.words()
+	bd, bounded := b.Context()
+	pl.Question = "a violation within " + b.Words()
 	if b.GetafixSwitches {
 		return pl.getafix(p, o, pin, bounded)
 	}
-	if parameterized(p, o, pin) || pin.engine == "coverability" || pin.engine == "interfaces" {
+	if parameterized(p, o, pin) || pin.engine == method.EngineCoverability || pin.engine == method.EngineInterfaces {
 		if err := pl.parameterizedSafety(p, o, pin); err != nil || len(pl.Candidates) > 0 {
 			return err
 		}
 	}
-	explicitCandidate := func() {
-		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return checkExplicit(ctx, p, o)
-		})
-	}
+	explicitCandidate := func() { pl.add(method.Explicit(p, o)) }
 	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
 	// The summary engine decides a recursive program at every call
 	// depth, where the others search within one: it comes first, and
 	// their depth-bound answers do not end the race.
-	if hornSeq(pin.seq) && pin.engine != "" && pin.engine != "summaries" {
-		return &UsageError{fmt.Sprintf("--seq %s is the summary engine's encoding, not the %s engine's", pin.seq, pin.engine)}
+	if pin.seq.Horn() && pin.engine != "" && pin.engine != method.EngineSummaries {
+		return &result.UsageError{Msg: fmt.Sprintf("--seq %s is the summary engine's encoding, not the %s engine's", pin.seq, pin.engine)}
 	}
-	if err := pl.summaries(p, o, pin, sequential, bounded); err != nil || pin.engine == "summaries" || hornSeq(pin.seq) {
+	if err := pl.summaries(p, o, pin, sequential, bounded); err != nil || pin.engine == method.EngineSummaries || pin.seq.Horn() {
 		return err
 	}
 	if sequential {
 		var within []string
-		if d := b.depthWords(); d != "" {
+		if d := b.DepthWords(); d != "" {
 			within = append(within, d)
 		}
 		if o.StepsStated {
@@ -322,42 +254,40 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 				pl.Question += " within " + strings.Join(within, " and ")
 			}
 		}
-		if pin.engine != "explicit" {
-			pl.add("bmc+"+o.Solver, 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-				return checkSequential(ctx, p, o, progress)
-			})
+		if pin.engine != method.EngineExplicit {
+			pl.add(method.SequentialBMC(p, o))
 		}
-		if pin.engine == "explicit" || pin.engine == "" && !o.StepsStated {
+		if pin.engine == method.EngineExplicit || pin.engine == "" && !o.StepsStated {
 			explicitCandidate()
 		}
 		return nil
 	}
-	if pin.engine == "explicit" {
+	if pin.engine == method.EngineExplicit {
 		explicitCandidate()
 		return nil
 	}
-	if pin.engine == "bmc" || pin.seq != "" {
+	if pin.engine == method.EngineBMC || pin.seq != "" {
 		if !bounded {
-			return &UsageError{"the bmc engine needs a bound for a concurrent program: -k K or --switches N"}
+			return &result.UsageError{Msg: "the bmc engine needs a bound for a concurrent program: -k K or --switches N"}
 		}
-		method := pin.seq
-		if method == "" {
+		seq := pin.seq
+		if seq == "" {
 			// Where the threads loop or recurse, the answer rests on a
 			// proof (unless the user stated the step bound), and PDR
 			// proves the interleaving product far faster than the eager
 			// program: dekker.bpl at 2 switches in 6 s against 285 s.
-			method = "eager"
-			if !o.StepsStated && loops(encoded(p, false, nil)) && encode.Supported(p, encode.KindDirect, b.Depth) == nil {
-				method = "direct"
+			seq = method.SeqEager
+			if !o.StepsStated && method.Loops(p) && encode.Supported(p, encode.KindDirect, b.Depth) == nil {
+				seq = method.SeqDirect
 			}
 		}
-		if err := concurrentFits(ctx, p, method, bd, b.Depth); err != nil {
-			return &UsageError{err.Error()}
+		if err := method.ConcurrentFits(ctx, p, seq, bd, b.Depth); err != nil {
+			return &result.UsageError{Msg: err.Error()}
 		}
-		if o.ThreadsStated && method != "direct" {
-			return &UsageError{fmt.Sprintf("--max-threads does not go with --engine bmc here: for this program it runs BMC on the %s sequentialization, and the eager and lazy sequentializations take no program that starts threads", method)}
+		if o.ThreadsStated && seq != method.SeqDirect {
+			return &result.UsageError{Msg: fmt.Sprintf("--max-threads does not go with --engine bmc here: for this program it runs BMC on the %s sequentialization, and the eager and lazy sequentializations take no program that starts threads", seq)}
 		}
-		pl.addConcurrent(p, o, method)
+		pl.add(method.ConcurrentBMC(p, o, seq))
 		return nil
 	}
 	if !bounded {
@@ -382,9 +312,7 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 			// reachability decides the wide ones that the searches
 			// within the bound do not (docs/BENCHMARKS.md,
 			// "Reachability on decision diagrams").
-			pl.add("reachability+bdd, every interleaving", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-				return checkEveryInterleaving(ctx, p, o, progress)
-			})
+			pl.add(method.EveryInterleaving(p, o))
 		}
 	}
 	product := func() {
@@ -395,10 +323,8 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 			// open (docs/BENCHMARKS.md, "The product encoding": SafeStack
 			// at 4 rounds, flags6 0.6 s against 8.3 s).
 			so := o
-			so.Solver = "bdd"
-			pl.add(summaryName("bdd", "product"), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-				return checkSummaries(ctx, p, so, "product")
-			})
+			so.Solver = method.SolverBDD
+			pl.add(method.Summaries(p, so, method.SeqProduct))
 		}
 	}
 	// Within rounds every interleaving first (Burns with 6 threads at
@@ -411,9 +337,9 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 		product()
 		every()
 	}
-	for _, method := range []string{"eager", "lazy"} {
-		if concurrentFits(ctx, p, method, bd, b.Depth) == nil {
-			pl.addConcurrent(p, o, method)
+	for _, seq := range []method.Seq{method.SeqEager, method.SeqLazy} {
+		if method.ConcurrentFits(ctx, p, seq, bd, b.Depth) == nil {
+			pl.add(method.ConcurrentBMC(p, o, seq))
 		}
 	}
 	return nil
@@ -423,33 +349,28 @@ func (pl *Plan) safety(ctx context.Context, p *ir.Program, o Options, pin pins) 
 // for the programs its cross-product formulas take: the explicit
 // search, and the product's least model on decision diagrams (or the
 // solver the user named), the two engines that implement the rule.
-func (pl *Plan) getafix(p *ir.Program, o Options, pin pins, bounded bool) error {
+func (pl *Plan) getafix(p *ir.Program, o method.Options, pin pins, bounded bool) error {
 	const flag = "--switch-points getafix"
 	switch {
 	case !bounded:
-		return &UsageError{flag + " needs a context bound: -k K or --switches N"}
-	case pin.engine == "bmc" || pin.seq != "" && pin.seq != "product":
-		_, by := pinnedEngine(o.Engine, o.Seq)
-		return &UsageError{flag + " goes with the explicit engine and the summary engine's product encoding (--seq product), not " + by}
+		return &result.UsageError{Msg: flag + " needs a context bound: -k K or --switches N"}
+	case pin.engine == method.EngineBMC || pin.seq != "" && pin.seq != method.SeqProduct:
+		return &result.UsageError{Msg: flag + " goes with the explicit engine and the summary engine's product encoding (--seq product), not " + pinnedBy(pin)}
 	case o.StepsStated:
-		return &UsageError{flag + " does not go with --max-steps: its engines have no step bound"}
+		return &result.UsageError{Msg: flag + " does not go with --max-steps: its engines have no step bound"}
 	}
 	if err := encode.ProductTakes(p); err != nil {
-		return &UsageError{fmt.Sprintf("%s takes what Getafix's cross-product formulas take, and %v", flag, err)}
+		return &result.UsageError{Msg: fmt.Sprintf("%s takes what Getafix's cross-product formulas take, and %v", flag, err)}
 	}
-	if pin.engine != "summaries" && pin.seq == "" {
-		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return checkExplicit(ctx, p, o)
-		})
+	if pin.engine != method.EngineSummaries && pin.seq == "" {
+		pl.add(method.Explicit(p, o))
 	}
-	if pin.engine != "explicit" {
+	if pin.engine != method.EngineExplicit {
 		so := o
 		if !o.SolverStated {
-			so.Solver = "bdd"
+			so.Solver = method.SolverBDD
 		}
-		pl.add(summaryName(so.Solver, "product"), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return checkSummaries(ctx, p, so, "product")
-		})
+		pl.add(method.Summaries(p, so, method.SeqProduct))
 	}
 	return nil
 }
@@ -458,30 +379,30 @@ func (pl *Plan) getafix(p *ir.Program, o Options, pin pins, bounded bool) error 
 // safety: for a recursive program (or any, with --engine summaries)
 // that is one thread or, within a context bound, goes through the eager
 // sequentialization (or the one --seq names).
-func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
-	pinned := pin.engine == "summaries" || hornSeq(pin.seq)
+func (pl *Plan) summaries(p *ir.Program, o method.Options, pin pins, sequential, bounded bool) error {
+	pinned := pin.engine == method.EngineSummaries || pin.seq.Horn()
 	if !pinned && (pin.engine != "" || pin.seq != "" || !p.Recursive()) {
 		return nil
 	}
-	method := ""
+	var seq method.Seq
 	if !sequential {
-		bd, _ := contextBound(o.Bounds)
-		method = pin.seq
-		if method == "" {
-			method = summaryMethod
+		bd, _ := o.Bounds.Context()
+		seq = pin.seq
+		if seq == "" {
+			seq = method.SummarySeq
 		}
 		switch {
 		case !bounded && pinned:
-			return &UsageError{"the summary engine needs a bound for a concurrent program: -k K or --switches N"}
-		case method == "direct" && pinned:
-			return &UsageError{"the summary engine takes the eager or lazy sequentialization or the context encoding, not --seq direct"}
+			return &result.UsageError{Msg: "the summary engine needs a bound for a concurrent program: -k K or --switches N"}
+		case seq == method.SeqDirect && pinned:
+			return &result.UsageError{Msg: "the summary engine takes the eager or lazy sequentialization or the context encoding, not --seq direct"}
 		case !bounded:
 			return nil
 		}
-		if !hornSeq(method) {
-			if err := concurrentFits(context.Background(), p, method, bd, o.Bounds.Depth); err != nil {
+		if !seq.Horn() {
+			if err := method.ConcurrentFits(context.Background(), p, seq, bd, o.Bounds.Depth); err != nil {
 				if pinned {
-					return &UsageError{err.Error()}
+					return &result.UsageError{Msg: err.Error()}
 				}
 				return nil
 			}
@@ -491,14 +412,14 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		pl.Question = "a violation at any call depth"
 	}
 	if o.DepthStated {
-		within := o.Bounds.words()
+		within := o.Bounds.Words()
 		if sequential {
-			within = o.Bounds.depthWords() // one thread: no interleaving to name
+			within = o.Bounds.DepthWords() // one thread: no interleaving to name
 		}
 		pl.Question = "a violation within " + within + " (safe at any call depth, if so)"
 	}
-	solvers := []string{o.Solver}
-	if o.Solver == "gini" && !o.SolverStated && (method == "" || hornSeq(method)) {
+	solvers := []method.SolverName{o.Solver}
+	if o.Solver == method.SolverGini && !o.SolverStated && (seq == "" || seq.Horn()) {
 		// Two pure-Go solvers of different strengths, raced: Spacer's
 		// lemmas win where few cubes separate the reachable atoms,
 		// decision diagrams where the relations are large but regular
@@ -506,64 +427,16 @@ func (pl *Plan) summaries(p *ir.Program, o Options, pin pins, sequential, bounde
 		// Not on the eager or lazy program (--seq), whose guessed copies
 		// make the diagrams large: they would only take a core from the
 		// engines after them.
-		solvers = append(solvers, "bdd")
+		solvers = append(solvers, method.SolverBDD)
 	}
 	for _, s := range solvers {
 		so := o
 		so.Solver = s
-		pl.add(summaryName(s, method), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return checkSummaries(ctx, p, so, method)
-		})
-		pl.Candidates[len(pl.Candidates)-1].AnyDepth = true
+		m := method.Summaries(p, so, seq)
+		m.AnyDepth = true
+		pl.add(m)
 	}
 	return nil
-}
-
-// summaryMethod is the summary engine's encoding of a concurrent
-// program when the user names none: the context encoding
-// (docs/BENCHMARKS.md, "Summaries": up to 20 times faster than the
-// eager program's clauses on the examples, as fast where it gains
-// least; it encodes locks too).
-const summaryMethod = "contexts"
-
-// hornSeq says whether --seq names one of the summary engine's own
-// encodings of the bounded-context question (no sequential program):
-// the context encoding, or the product of the threads' states.
-func hornSeq(method string) bool { return method == "contexts" || method == "product" }
-
-// addConcurrent adds BMC on the sequentialization named method (eager,
-// lazy, or the direct interleaving product).
-func (pl *Plan) addConcurrent(p *ir.Program, o Options, method string) {
-	pl.add(bmcName(o.Solver, method), 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-		return checkConcurrent(ctx, p, o, method, progress)
-	})
-}
-
-// bmcName names BMC with a solver on a sequentialization.
-func bmcName(solver, method string) string {
-	if method == "direct" {
-		return "bmc+" + solver + ", direct interleaving product"
-	}
-	return fmt.Sprintf("bmc+%s, %s sequentialization", solver, method)
-}
-
-// concurrentFits refuses what BMC cannot check within bd through method:
-// a program the sequentializations (or the interleaving product) do not
-// take, or one whose sequentialization would not fit in memory.
-func concurrentFits(ctx context.Context, p *ir.Program, method string, bd seq.Bound, depth int) error {
-	if method == "direct" {
-		if err := encode.Supported(p, encode.KindDirect, depth); err != nil {
-			return fmt.Errorf("%v; use --engine explicit", err)
-		}
-		return nil
-	}
-	if err := seq.Supported(p); err != nil {
-		return fmt.Errorf("the program cannot be sequentialized: %v; use --engine explicit", err)
-	}
-	if bd.Rounds > 0 {
-		bd.Switches = 0
-	}
-	return SeqFits(p, bd, MemoryLimit(ctx))
 }
 
 // proof plans bmc prove. The proof engine the user asks for (auto: PDR)
@@ -576,36 +449,31 @@ func concurrentFits(ctx context.Context, p *ir.Program, method string, bd seq.Bo
 // within the call depth and the bound every program is finite-state, and
 // a search that sees every state within them proves as much as a proof
 // engine does.
-func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) error {
+func (pl *Plan) proof(ctx context.Context, p *ir.Program, o method.Options, pin pins) error {
 	b := o.Bounds
-	bd, bounded := contextBound(b)
-	method := pin.method
-	if method == "" {
-		method = "pdr"
-	}
-	name := proofName(method, o.Solver)
+	bd, bounded := b.Context()
 	race := pin.method == "" && pin.seq == "" && o.Proof.Certificate == nil
 	sequential := encode.Supported(p, encode.KindSequential, b.Depth) == nil
 	// A recursive program is proved at every call depth by its summaries;
 	// the other engines prove within the depth, so with a certificate,
 	// which they could not give for every depth, the summaries alone.
-	if hornSeq(pin.seq) && pin.method != "" && pin.method != "summaries" {
-		return &UsageError{fmt.Sprintf("--seq %s is the summary engine's encoding (--method summaries), not %s's", pin.seq, pin.method)}
+	if pin.seq.Horn() && pin.method != "" && pin.method != method.ProofSummaries {
+		return &result.UsageError{Msg: fmt.Sprintf("--seq %s is the summary engine's encoding (--method summaries), not %s's", pin.seq, pin.method)}
 	}
-	if pin.method == "summaries" || hornSeq(pin.seq) || pin.method == "" && pin.seq != "direct" && p.Recursive() && (sequential || bounded) {
-		if err := pl.summaries(p, o, pins{engine: "summaries", seq: pin.seq}, sequential, bounded); err != nil {
+	if pin.method == method.ProofSummaries || pin.seq.Horn() || pin.method == "" && pin.seq != method.SeqDirect && p.Recursive() && (sequential || bounded) {
+		if err := pl.summaries(p, o, pins{engine: method.EngineSummaries, seq: pin.seq}, sequential, bounded); err != nil {
 			return err
 		}
 		pl.Question = strings.Replace(pl.Question, "a violation", "a proof, or a violation,", 1)
-		if pin.method == "summaries" || hornSeq(pin.seq) || o.Proof.Certificate != nil {
+		if pin.method == method.ProofSummaries || pin.seq.Horn() || o.Proof.Certificate != nil {
 			return nil
 		}
 	}
-	if pin.method == "amplify" {
+	if pin.method == method.ProofAmplify {
 		return pl.amplify(p, o, pin, sequential, bounded)
 	}
 	if o.Bounds.AnyThreads && !race {
-		return &UsageError{"--max-threads '*' asks about every number of threads, which bmc prove answers without --method, --seq and --certificate (by coverability and the linear interfaces)"}
+		return &result.UsageError{Msg: "--max-threads '*' asks about every number of threads, which bmc prove answers without --method, --seq and --certificate (by coverability and the linear interfaces)"}
 	}
 	if race && parameterized(p, o, pins{}) && (o.Bounds.AnyThreads || cover.Supported(p) == nil) {
 		// Every number of threads: coverability and the linear
@@ -618,37 +486,31 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 	switch {
 	case sequential:
 		pl.Question = "a proof for executions of any length"
-		if d := b.depthWords(); d != "" {
+		if d := b.DepthWords(); d != "" {
 			pl.Question += ", " + d
 		}
-		pl.add(name, 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return proveSequential(ctx, p, o, progress)
-		})
+		pl.add(method.ProveSequential(p, o))
 	case bounded:
-		pl.Question = "a proof for executions of any length within " + b.words()
+		pl.Question = "a proof for executions of any length within " + b.Words()
 		sq := pin.seq
 		if sq == "" {
 			// PDR proves the interleaving product far faster than the
 			// eager program (dekker.bpl at 2 switches: 6 s against 285 s).
-			sq = "eager"
+			sq = method.SeqEager
 			if encode.Supported(p, encode.KindDirect, b.Depth) == nil {
-				sq = "direct"
+				sq = method.SeqDirect
 			}
 		}
-		if err := concurrentFits(ctx, p, sq, bd, b.Depth); err != nil {
-			return &UsageError{strings.Replace(err.Error(), "use --engine explicit", "use --seq direct", 1)}
+		if err := method.ConcurrentFits(ctx, p, sq, bd, b.Depth); err != nil {
+			return &result.UsageError{Msg: strings.Replace(err.Error(), "use --engine explicit", "use --seq direct", 1)}
 		}
-		pl.add(name+", "+seqWords(sq), 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return proveBounded(ctx, p, o, sq, bd, progress)
-		})
+		pl.add(method.ProveBounded(p, o, sq, bd))
 	default:
-		pl.Question = "a proof for executions of any length within " + b.words()
+		pl.Question = "a proof for executions of any length within " + b.Words()
 		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
-			return &UsageError{err.Error()}
+			return &result.UsageError{Msg: err.Error()}
 		}
-		pl.add(name+", direct interleaving product", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return proveProduct(ctx, p, o, progress, nil)
-		})
+		pl.add(method.ProveProduct(p, o))
 	}
 	if race && !sequential && !bounded && encode.BaseSupported(p) == nil {
 		// Reachability on decision diagrams proves the interleaving
@@ -656,12 +518,8 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 		// "Reachability on decision diagrams"): it starts beside the
 		// exhaustive search, and PDR waits for a free core.
 		o := o
-		o.Proof.Method = "reach"
-		reach := Candidate{Name: proofName("reach", o.Solver) + ", direct interleaving product", Cores: 1,
-			run: func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-				return proveProduct(ctx, p, o, progress, nil)
-			}}
-		pl.Candidates = slices.Insert(pl.Candidates, proofIdx, reach)
+		o.Proof.Method = method.ProofReach
+		pl.Candidates = slices.Insert(pl.Candidates, proofIdx, Candidate{Method: method.ProveProduct(p, o)})
 		proofIdx++
 	}
 	if race && !sequential && !bounded && encode.BaseSupported(p) == nil {
@@ -669,10 +527,8 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 		// every number of rounds; it joins PDR after the head start,
 		// and re-checks beside its base case on a second core.
 		o := o
-		o.Solver = "bdd"
-		pl.add("k-induction with amplification+bdd", 2, proofHeadStart, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return proveAmplify(ctx, p, o, progress)
-		})
+		o.Solver = method.SolverBDD
+		pl.Candidates = append(pl.Candidates, Candidate{Method: method.Amplify(p, o), After: proofHeadStart})
 	}
 	if race {
 		// The exhaustive search comes first, alone for proofHeadStart:
@@ -680,10 +536,7 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 		// time (docs/BENCHMARKS.md, "Portfolio"), and the proof engine
 		// beside it would only slow it down.
 		pl.Candidates[proofIdx].After = proofHeadStart
-		pl.Candidates = append([]Candidate{{Name: "explicit (exhaustive search)", Cores: 1,
-			run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-				return exhaustive(ctx, p, o)
-			}}}, pl.Candidates...)
+		pl.Candidates = append([]Candidate{{Method: method.Exhaustive(p, o)}}, pl.Candidates...)
 	}
 	return nil
 }
@@ -691,20 +544,20 @@ func (pl *Plan) proof(ctx context.Context, p *ir.Program, o Options, pin pins) e
 // amplify plans K-induction with amplification, which proves a
 // concurrent program for every number of rounds: no bound, no
 // certificate, no sequentialization applies.
-func (pl *Plan) amplify(p *ir.Program, o Options, pin pins, sequential, bounded bool) error {
+func (pl *Plan) amplify(p *ir.Program, o method.Options, pin pins, sequential, bounded bool) error {
 	switch {
 	case sequential:
-		return &UsageError{"--method amplify proves concurrent programs; this one has one thread (use --method auto)"}
+		return &result.UsageError{Msg: "--method amplify proves concurrent programs; this one has one thread (use --method auto)"}
 	case bounded:
-		return &UsageError{"--method amplify proves the program for every number of rounds: drop -k/--switches"}
+		return &result.UsageError{Msg: "--method amplify proves the program for every number of rounds: drop -k/--switches"}
 	case o.Proof.Certificate != nil:
-		return &UsageError{"--certificate asks for PDR's invariant; --method amplify gives none"}
+		return &result.UsageError{Msg: "--certificate asks for PDR's invariant; --method amplify gives none"}
 	case pin.seq != "":
-		return &UsageError{"--method amplify builds its own translation: drop --seq"}
+		return &result.UsageError{Msg: "--method amplify builds its own translation: drop --seq"}
 	}
 	maxRounds := o.Proof.MaxRounds
 	if maxRounds <= 0 {
-		maxRounds = DefaultMaxRounds
+		maxRounds = method.DefaultMaxRounds
 	}
 	pl.Question = fmt.Sprintf("a proof for every number of rounds (hence every interleaving), K-inductive for some K = 1..%d, or a violation within K rounds", maxRounds)
 	// Unless the user names a solver, the paper's way: decision
@@ -713,42 +566,15 @@ func (pl *Plan) amplify(p *ir.Program, o Options, pin pins, sequential, bounded 
 	// first, most not within 20 s, and took the core that the diagrams'
 	// re-checks run on beside the base case.
 	if !o.SolverStated {
-		o.Solver = "bdd"
+		o.Solver = method.SolverBDD
 	}
-	cores := 1
-	if o.Solver == "bdd" {
-		cores = 2
-	}
-	pl.add("k-induction with amplification+"+o.Solver, cores, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-		return proveAmplify(ctx, p, o, progress)
-	})
+	pl.add(method.Amplify(p, o))
 	return nil
 }
 
 // proofHeadStart is how long the exhaustive search of bmc prove runs
 // alone before the proof engine joins it.
 const proofHeadStart = 2 * time.Second
-
-// seqWords names a sequentialization in an engine's name.
-func seqWords(method string) string {
-	switch method {
-	case "direct":
-		return "direct interleaving product"
-	case "contexts":
-		return "context encoding"
-	case "product":
-		return "product encoding"
-	}
-	return method + " sequentialization"
-}
-
-// lassoHeadStart is how long the lasso translation's unwinding runs
-// before its proof engine joins it. The threads' loops close within a
-// few iterations in every livelock test and example (the unwinding
-// answered all of them first, within 3 s), so the proof engine is there
-// for loops that do not, and joins once the unwinding has taken longer
-// than the benchmarks' largest rows.
-const lassoHeadStart = 2 * time.Second
 
 // livelock plans bmc check --lasso: the MUTANT lasso translation decided
 // by BMC (its unwinding with PDR joining after lassoHeadStart), raced
@@ -759,34 +585,26 @@ const lassoHeadStart = 2 * time.Second
 // explicit, --seq eager (the translation alone; on a recursive program
 // it hands over to the explicit search where its inlining cut calls) and
 // --seq direct pin one.
-func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBound) error {
+func (pl *Plan) livelock(p *ir.Program, o method.Options, pin pins, lb result.LassoBound) error {
 	switch {
 	case lb.Stem < 0 || lb.Loop < 1:
-		return &UsageError{fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
-	case lb.Stem+lb.Loop > MaxLassoRounds:
-		return &UsageError{fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", MaxLassoRounds, lb.Stem+lb.Loop)}
-	case !lassoSeq(o.Seq):
-		return &UsageError{fmt.Sprintf("--lasso takes its own translation or the direct product; --seq %s does not apply", o.Seq)}
-	case pin.engine == "explicit" && pin.seq != "":
-		return &UsageError{fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso needs a stem of at least 0 rounds and a loop of at least 1, got %d,%d", lb.Stem, lb.Loop)}
+	case lb.Stem+lb.Loop > method.MaxLassoRounds:
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso: stem and loop must be at most %d rounds together, got %d", method.MaxLassoRounds, lb.Stem+lb.Loop)}
+	case pin.seq != "" && pin.seq != method.SeqEager && pin.seq != method.SeqDirect:
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso takes its own translation or the direct product; --seq %s does not apply", o.Seq)}
+	case pin.engine == method.EngineExplicit && pin.seq != "":
+		return &result.UsageError{Msg: fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", o.Seq)}
 	}
 	if _, err := p.Instances(); err != nil {
-		return &UsageError{fmt.Sprintf("--lasso: %v", err)}
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso: %v", err)}
 	}
 	pl.Question = "a livelock within " + lb.String()
-	if d := o.Bounds.depthWords(); d != "" {
+	if d := o.Bounds.DepthWords(); d != "" {
 		pl.Question += ", " + d
 	}
-	explicitCandidate := func() {
-		pl.add("explicit", 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-			return lassoExplicit(ctx, p, o, lb), nil
-		})
-	}
-	direct := func() {
-		pl.add(bmcName(o.Solver, "direct"), 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return directLivelock(ctx, p, o, lb, progress)
-		})
-	}
+	explicitCandidate := func() { pl.add(method.LassoExplicit(p, o, lb)) }
+	direct := func() { pl.add(method.DirectLasso(p, o, lb)) }
 	// The lasso translation with keyframes, decided by the summary
 	// engine: "no livelock" at every call depth for recursive programs.
 	// Both solvers race, as for safety, Spacer first: it proves the
@@ -795,44 +613,38 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 	// the diagrams find deep livelocks sooner (keyframe_deep_stem at
 	// 1,1: 0.3 s against 31 s), which the explicit search finds too.
 	keyframes := func() {
-		solvers := []string{o.Solver}
-		if o.Solver == "gini" && !o.SolverStated {
-			solvers = []string{"gini", "bdd"}
+		solvers := []method.SolverName{o.Solver}
+		if o.Solver == method.SolverGini && !o.SolverStated {
+			solvers = []method.SolverName{method.SolverGini, method.SolverBDD}
 		}
 		for _, s := range solvers {
 			so := o
 			so.Solver = s
-			pl.add(keyframeEngine(s), 1, 0, func(ctx context.Context, _ io.Writer) (*result.Result, error) {
-				res, err := keyframeLivelock(ctx, p, so, lb)
-				var refused notTranslated
-				if errors.As(err, &refused) {
-					return nil, &UsageError{fmt.Sprintf("--lasso: the keyframe translation: %v", refused.error)}
-				}
-				return res, err
-			})
+			m := method.Keyframes(p, so, lb)
 			// The depth bound is ours unless the user stated it: an
 			// answer cut by it waits for the summaries'. A stated one is
 			// the user's, and the search's "depth bound reached"
 			// answers it.
-			pl.Candidates[len(pl.Candidates)-1].AnyDepth = !o.DepthStated
+			m.AnyDepth = !o.DepthStated
+			pl.add(m)
 		}
-		pl.Question = fmt.Sprintf("a livelock within %s, %s (none at any call depth, if so)", lb, o.Bounds.depthWords())
+		pl.Question = fmt.Sprintf("a livelock within %s, %s (none at any call depth, if so)", lb, o.Bounds.DepthWords())
 		if !o.DepthStated {
 			pl.Question = fmt.Sprintf("a livelock within %s, any call depth", lb)
 		}
 	}
 	refused := fairness.Supported(p)
 	switch {
-	case pin.engine == "summaries" && pin.seq != "" && pin.seq != "eager":
-		return &UsageError{fmt.Sprintf("--lasso: the summary engine decides the lasso translation with keyframes (--seq eager), not --seq %s", o.Seq)}
-	case pin.engine == "summaries":
+	case pin.engine == method.EngineSummaries && pin.seq != "" && pin.seq != method.SeqEager:
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso: the summary engine decides the lasso translation with keyframes (--seq eager), not --seq %s", o.Seq)}
+	case pin.engine == method.EngineSummaries:
 		keyframes()
-	case pin.engine == "explicit":
+	case pin.engine == method.EngineExplicit:
 		explicitCandidate()
-	case pin.seq == "direct":
+	case pin.seq == method.SeqDirect:
 		direct()
-	case pin.seq == "eager" && refused != nil:
-		return &UsageError{fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused)}
+	case pin.seq == method.SeqEager && refused != nil:
+		return &result.UsageError{Msg: fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused)}
 	case refused != nil:
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "bmc: %v; deciding the lasso on the interleaving product instead\n", refused)
@@ -842,9 +654,7 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 		}
 		direct()
 	case pin.engine != "" || pin.seq != "":
-		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return translationLivelock(ctx, p, o, lb, true, progress)
-		})
+		pl.add(method.LassoTranslation(p, o, lb, true))
 	default:
 		// The explicit search decides small programs before the others
 		// have translated them; without fairness the lasso on the
@@ -861,42 +671,12 @@ func (pl *Plan) livelock(p *ir.Program, o Options, pin pins, lb result.LassoBoun
 			// any bound: the fixpoint on decision diagrams proves it
 			// where the searches within the bound do not end (the
 			// ordered philosophers from N = 6 at --lasso 2,2).
-			pl.add("fair cycles+bdd, every interleaving", 1, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-				return cycleLivelock(ctx, p, o, lb, progress)
-			})
+			pl.add(method.FairCycles(p, o, lb))
 		}
 		if p.Recursive() {
 			keyframes()
 		}
-		pl.add("bmc+"+o.Solver+", lasso translation", 2, 0, func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return translationLivelock(ctx, p, o, lb, false, progress)
-		})
+		pl.add(method.LassoTranslation(p, o, lb, false))
 	}
 	return nil
-}
-
-// lassoSeq reports whether --seq seq goes with --lasso: the plan's
-// choice, the lasso translation (eager) or the interleaving product
-// (direct).
-func lassoSeq(seq string) bool {
-	s := pinsOf(Options{Seq: seq}).seq
-	return s == "" || s == "eager" || s == "direct"
-}
-
-// exportMethod is the encoding bmc export writes for --seq method (auto:
-// the interleaving product, which check and prove decide without a
-// sequentialization's blow-up).
-func exportMethod(method string) string {
-	if m := pinsOf(Options{Seq: method}).seq; m != "" {
-		return m
-	}
-	return "direct"
-}
-
-// unwindingAllowed says whether the bmc engine may decide a looping
-// program by unwinding its loops (raced with its proof engine) and the
-// direct lasso race several proof engines: only when no particular
-// proof engine or proof was asked for.
-func unwindingAllowed(po *ProofOptions) bool {
-	return po != nil && pinsOf(Options{Proof: *po}).method == "" && po.Certificate == nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 	"bmc/smt"
 )
@@ -54,7 +55,7 @@ var planQuestions = []planQuestion{
 // (prove), --seq and --solver.
 func planPins(q question) [][2]string {
 	pins := [][2]string{{}}
-	add := func(c Choice) {
+	add := func(c method.Choice) {
 		for _, v := range c.Values {
 			if v.Name != c.Default || c.Flag == "solver" && v.Name != "gini" {
 				pins = append(pins, [2]string{c.Flag, v.Name})
@@ -62,12 +63,12 @@ func planPins(q question) [][2]string {
 		}
 	}
 	if q == proof {
-		add(MethodChoice)
+		add(method.MethodChoice)
 	} else {
-		add(EngineChoice)
+		add(method.EngineChoice)
 	}
-	add(SeqChoice)
-	add(SolverChoice)
+	add(method.SeqChoice)
+	add(method.SolverChoice)
 	return pins
 }
 
@@ -140,19 +141,19 @@ func TestPlansGolden(t *testing.T) {
 
 // planText makes the plan for one row and prints it, or the usage error.
 func planText(p *ir.Program, pq planQuestion, pin [2]string) string {
-	b := DefaultBounds()
+	b := method.DefaultBounds()
 	b.Rounds, b.Switches = pq.rounds, pq.switches
-	o := Options{Solver: "gini", MaxSteps: 50, Bounds: b, Cores: 2,
-		Proof: ProofOptions{MaxK: DefaultMaxK, MaxRounds: DefaultMaxRounds}}
+	o := method.Options{Solver: "gini", MaxSteps: 50, Bounds: b, Cores: 2,
+		Proof: method.ProofOptions{MaxK: method.DefaultMaxK, MaxRounds: method.DefaultMaxRounds}}
 	switch pin[0] {
 	case "engine":
-		o.Engine = pin[1]
+		o.Engine = method.Engine(pin[1])
 	case "method":
-		o.Proof.Method = pin[1]
+		o.Proof.Method = method.ProofMethod(pin[1])
 	case "seq":
-		o.Seq = pin[1]
+		o.Seq = method.Seq(pin[1])
 	case "solver":
-		o.Solver, o.SolverStated = pin[1], true
+		o.Solver, o.SolverStated = method.SolverName(pin[1]), true
 	}
 	pl, err := makePlan(context.Background(), p, o, pq.q, pq.lasso)
 	if err != nil {

@@ -10,126 +10,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bmc/internal/cpus"
+	"bmc/internal/budget"
+	"bmc/method"
 	"bmc/result"
 )
-
-// cores are a run's cores: every busy search or solver holds one, so
-// that no more of them run at once than the machine has cores. The
-// plan's candidates take theirs in the plan's order; an engine's own race
-// (a proof engine beside its unwinding, gini on a simplified formula
-// beside the plain one) borrows one only while no candidate waits, and
-// gives it back when it ends. A core is a processor the run may use, by
-// its number, for a candidate that runs as a process pinned to it.
-type cores struct {
-	mu      sync.Mutex
-	free    []int         // the numbers of the free cores' processors
-	waiting int           // candidates waiting for a core
-	freed   chan struct{} // closed (and replaced) when a core frees
-}
-
-// newCores is n cores on the processors the process may run on, taken
-// in turn (more cores than processors share them).
-func newCores(n int) *cores {
-	allowed := cpus.Allowed()
-	c := &cores{freed: make(chan struct{})}
-	for i := range n {
-		c.free = append(c.free, allowed[i%len(allowed)])
-	}
-	return c
-}
-
-type coresKey struct{}
-
-// coresOf is the cores of the run ctx belongs to; nil outside a run
-// (an engine called on its own, in a test), where every borrow succeeds.
-func coresOf(ctx context.Context) *cores {
-	c, _ := ctx.Value(coresKey{}).(*cores)
-	return c
-}
-
-// take waits for a core for a candidate and returns its processor; false
-// when ctx ends first.
-func (c *cores) take(ctx context.Context) (int, bool) {
-	c.mu.Lock()
-	c.waiting++
-	for len(c.free) == 0 {
-		freed := c.freed
-		c.mu.Unlock()
-		select {
-		case <-freed:
-		case <-ctx.Done():
-			c.mu.Lock()
-			c.waiting--
-			c.mu.Unlock()
-			return 0, false
-		}
-		c.mu.Lock()
-	}
-	c.waiting--
-	cpu := c.free[len(c.free)-1]
-	c.free = c.free[:len(c.free)-1]
-	c.mu.Unlock()
-	return cpu, true
-}
-
-// give returns the core on processor cpu.
-func (c *cores) give(cpu int) {
-	c.mu.Lock()
-	c.free = append(c.free, cpu)
-	close(c.freed)
-	c.freed = make(chan struct{})
-	c.mu.Unlock()
-}
-
-// borrow takes a core for an engine's own race if one is free and no
-// candidate waits for it; release gives it back.
-func borrow(ctx context.Context) (release func(), ok bool) {
-	c := coresOf(ctx)
-	if c == nil {
-		return func() {}, true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.free) == 0 || c.waiting > 0 {
-		return nil, false
-	}
-	cpu := c.free[len(c.free)-1]
-	c.free = c.free[:len(c.free)-1]
-	return sync.OnceFunc(func() { c.give(cpu) }), true
-}
-
-// borrowed is a channel that yields a borrowed core's release as soon as
-// borrow succeeds; it gives up (and closes the channel) when ctx or stop
-// ends first. Stop cancels the wait; a core obtained after it is given
-// back at once.
-func borrowed(ctx context.Context) (cores <-chan func(), stop func()) {
-	out := make(chan func(), 1)
-	ctx, cancel := context.WithCancel(ctx)
-	go func() {
-		defer close(out)
-		for {
-			if release, ok := borrow(ctx); ok {
-				if ctx.Err() != nil {
-					release()
-					return
-				}
-				out <- release
-				return
-			}
-			c := coresOf(ctx)
-			c.mu.Lock()
-			freed := c.freed
-			c.mu.Unlock()
-			select {
-			case <-freed:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	return out, cancel
-}
 
 // run races the plan's candidates on the run's cores: each starts,
 // in the plan's order, once its head start has passed and a core is
@@ -170,7 +54,7 @@ type candidateRace struct {
 	outer    context.Context // the run's, for a candidate's process to report a limit of
 	ctx      context.Context // cancelled when the race is decided
 	cancel   context.CancelFunc
-	cores    *cores
+	cores    *budget.Cores
 	progress io.Writer
 	answers  chan raceAnswer
 	// Once every candidate has started, the core of one that ends is lent
@@ -197,14 +81,14 @@ type raceAnswer struct {
 
 func (pl *Plan) newRace(ctx context.Context, progress io.Writer) *candidateRace {
 	n := len(pl.Candidates)
-	r := &candidateRace{pl: pl, start: time.Now(), outer: ctx, cores: newCores(pl.Cores), progress: progress,
+	r := &candidateRace{pl: pl, start: time.Now(), outer: ctx, cores: budget.NewCores(pl.Cores), progress: progress,
 		answers: make(chan raceAnswer, n), started: make([]atomic.Bool, n), lends: make([]chan int, n),
 		lent: make([][]int, n), idle: make(chan struct{}, 1),
 		results: make([]*result.Result, n), errs: make([]error, n), answered: make([]bool, n)}
 	r.ctx, r.cancel = context.WithCancel(ctx)
-	r.ctx = context.WithValue(r.ctx, coresKey{}, r.cores)
+	r.ctx = budget.WithCores(r.ctx, r.cores)
 	if progress != nil && n > 1 {
-		r.progress = &lockedWriter{w: progress} // the candidates report side by side
+		r.progress = method.Serialized(progress) // the candidates report side by side
 	}
 	for i := range r.lends {
 		r.lends[i] = make(chan int, pl.Cores)
@@ -231,12 +115,12 @@ func (r *candidateRace) startAll() {
 			}
 		}
 		wait.Stop()
-		cpu, ok := r.cores.take(r.ctx)
+		cpu, ok := r.cores.Take(r.ctx)
 		if !ok {
 			return
 		}
 		if r.ctx.Err() != nil {
-			r.cores.give(cpu)
+			r.cores.Give(cpu)
 			return
 		}
 		r.active.Add(1)
@@ -248,7 +132,7 @@ func (r *candidateRace) startAll() {
 			if r.pl.processes() {
 				a.res, a.err = r.pl.runProcess(r.outer, r.ctx, i, cpu, r.lends[i], r.progress)
 			} else {
-				a.res, a.err = cand.run(r.ctx, r.progress)
+				a.res, a.err = cand.Run(r.ctx, r.progress)
 			}
 			r.answers <- a
 		}()
@@ -260,7 +144,7 @@ func (r *candidateRace) startAll() {
 // race now, or nil.
 func (r *candidateRace) take(a raceAnswer) *raceAnswer {
 	r.results[a.i], r.errs[a.i], r.answered[a.i] = a.res, a.err, true
-	var ue *UsageError
+	var ue *result.UsageError
 	switch {
 	case a.err != nil && !errors.As(a.err, &ue):
 		return &a // an internal error: a bug, reported at once
@@ -284,7 +168,7 @@ func (r *candidateRace) take(a raceAnswer) *raceAnswer {
 func (r *candidateRace) giveBack(a raceAnswer, decided bool) {
 	for _, cpu := range append(r.lent[a.i], a.cpu) {
 		if decided || !r.pl.processes() || !r.allStarted.Load() {
-			r.cores.give(cpu)
+			r.cores.Give(cpu)
 			continue
 		}
 		j := -1
@@ -295,7 +179,7 @@ func (r *candidateRace) giveBack(a raceAnswer, decided bool) {
 			}
 		}
 		if j < 0 {
-			r.cores.give(cpu)
+			r.cores.Give(cpu)
 			continue
 		}
 		r.lent[j] = append(r.lent[j], cpu)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -24,7 +25,7 @@ type standIn struct {
 }
 
 func (s *standIn) candidate(name string, after time.Duration, busy *atomic.Int32, most *atomic.Int32) Candidate {
-	return Candidate{Name: name, Cores: 1, After: after, run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
+	return Candidate{After: after, Method: method.Method{Name: name, Cores: 1, Run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 		s.ran.Store(true)
 		n := busy.Add(1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -46,7 +47,7 @@ func (s *standIn) candidate(name string, after time.Duration, busy *atomic.Int32
 			return nil, s.err
 		}
 		return &result.Result{Engine: name, Verdict: s.verdict, Limits: s.limits}, nil
-	}}
+	}}}
 }
 
 // TestPortfolio: the first decisive answer wins; the others are
@@ -88,7 +89,7 @@ func TestPortfolio(t *testing.T) {
 			[]*standIn{{verdict: result.Unknown, limits: []result.Limit{states}}, {verdict: result.Unknown, limits: []result.Limit{{Kind: result.LimitTimeout}}}}, nil,
 			result.Unknown, "e0", 2, false, []bool{true, true}},
 		{"a usage error leaves the other to answer", 2,
-			[]*standIn{{err: &UsageError{"no"}}, {verdict: result.Safe, delay: 10 * time.Millisecond}}, nil,
+			[]*standIn{{err: &result.UsageError{Msg: "no"}}, {verdict: result.Safe, delay: 10 * time.Millisecond}}, nil,
 			result.Safe, "e1", 0, false, []bool{true, true}},
 		{"an internal error ends the run", 2,
 			[]*standIn{{err: errors.New("bug")}, {delay: -1}}, nil,
@@ -147,48 +148,5 @@ func TestPortfolio(t *testing.T) {
 				t.Errorf("%s by %s, limits %v, plan %v; want %s by %s with %d limits", res.Verdict, res.Winner, res.Limits, res.Plan, tc.want, tc.winner, tc.limits)
 			}
 		})
-	}
-}
-
-// TestBorrow: an engine's own race borrows a free core only while no
-// candidate waits for one.
-func TestBorrow(t *testing.T) {
-	c := newCores(2)
-	ctx := context.WithValue(context.Background(), coresKey{}, c)
-	first, ok := c.take(ctx)
-	if !ok {
-		t.Fatal("no core for the first candidate")
-	}
-	release, ok := borrow(ctx)
-	if !ok {
-		t.Fatal("a free core was not lent")
-	}
-	if _, ok := borrow(ctx); ok {
-		t.Fatal("a core was lent beyond the cores")
-	}
-	waiting := make(chan bool)
-	go func() {
-		_, ok := c.take(ctx)
-		waiting <- ok
-	}()
-	for {
-		c.mu.Lock()
-		w := c.waiting
-		c.mu.Unlock()
-		if w > 0 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
-	release()
-	if !<-waiting {
-		t.Fatal("the waiting candidate did not get the core given back")
-	}
-	c.give(first)
-	c.mu.Lock()
-	c.waiting++ // a candidate about to wait
-	c.mu.Unlock()
-	if _, ok := borrow(ctx); ok {
-		t.Error("a core was lent while a candidate waits")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"bmc/internal/budget"
 	"bmc/internal/cpus"
 	"bmc/internal/halt"
 	"bmc/internal/tail"
@@ -91,8 +92,7 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 	// The candidate holds the process's one core; its own race borrows
 	// only the cores the parent lends it once the other candidates have
 	// ended (candidateLimit).
-	c := newCores(1)
-	c.free = nil
+	c := budget.NewCores(0)
 	go func() {
 		pinned := []int{cp.cpu}
 		for {
@@ -101,16 +101,16 @@ func (pl *Plan) serve(ctx context.Context, cp candidateProcess, progress io.Writ
 				pinned = append(pinned, cpu)
 				cpus.PinProcess(pinned...)
 				runtime.GOMAXPROCS(len(pinned))
-				c.give(cpu)
+				c.Give(cpu)
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
-	res, err := pl.Candidates[cp.index].run(context.WithValue(ctx, coresKey{}, c), progress)
+	res, err := pl.Candidates[cp.index].Run(budget.WithCores(ctx, c), progress)
 	r := reply{Result: res}
 	if err != nil {
-		var ue *UsageError
+		var ue *result.UsageError
 		r.Err, r.Usage = err.Error(), errors.As(err, &ue)
 		r.Cause = ctx.Err() != nil && errors.Is(err, context.Cause(ctx))
 	}
@@ -137,7 +137,7 @@ func candidateLimit(parent context.Context, cp candidateProcess, maxMemory int64
 	ctx, cancel := context.WithCancelCause(parent)
 	old := debug.SetMemoryLimit(math.MaxInt64)
 	if maxMemory > 0 {
-		ctx = context.WithValue(ctx, memoryLimitKey{}, maxMemory)
+		ctx = budget.WithMemoryLimit(ctx, maxMemory)
 	}
 	if cp.memory > 0 {
 		debug.SetMemoryLimit(cp.memory)
@@ -239,7 +239,7 @@ func childrenBytes() int64 {
 func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan int, progress io.Writer) (*result.Result, error) {
 	name := pl.Candidates[i].Name
 	cmd := exec.Command(pl.command[0], pl.command[1:]...)
-	share := MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
+	share := budget.MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
 	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d", candidateEnv, i, cpu, share))
 	answerR, answerW, err := os.Pipe()
 	if err != nil {
@@ -315,7 +315,7 @@ func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan i
 	case ok && r.Err == "":
 		return r.Result, nil
 	case ok && r.Usage:
-		return nil, &UsageError{r.Err}
+		return nil, &result.UsageError{Msg: r.Err}
 	case ok && r.Cause && outer.Err() != nil:
 		return nil, context.Cause(outer)
 	case ok:

@@ -14,17 +14,21 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/soak"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
+	"bmc/sat"
+	"bmc/smt"
+	"bmc/solver"
 	"bmc/ts"
 )
 
 // proveCase is one program of TestProveSoundness and how it is proved.
 type proveCase struct {
 	cfg      progen.Config
-	method   string
-	plan     bool   // the default plan (method auto, no --seq, no certificate)
-	seq      string // eager, lazy, direct; "" with no bound
-	switches int    // -1: every interleaving (or a sequential program)
+	method   method.ProofMethod
+	plan     bool       // the default plan (method auto, no --seq, no certificate)
+	seq      method.Seq // eager, lazy, direct; "" with no bound
+	switches int        // -1: every interleaving (or a sequential program)
 }
 
 func newProveCase(seed int64) proveCase {
@@ -35,12 +39,12 @@ func newProveCase(seed int64) proveCase {
 	if r.Intn(2) == 0 {
 		cfg.CounterBits, cfg.LateBugs = 2+r.Intn(2), r.Intn(2) == 0
 	}
-	c := proveCase{cfg: cfg, method: []string{"pdr", "kind", "kind-simple", "auto"}[seed%4], plan: seed%4 == 3, switches: -1}
+	c := proveCase{cfg: cfg, method: []method.ProofMethod{method.ProofPDR, method.ProofKind, method.ProofKindSimple, method.Auto}[seed%4], plan: seed%4 == 3, switches: -1}
 	switch r.Intn(3) {
 	case 0:
 		c.cfg.Threads = 1
 	case 1:
-		c.seq, c.switches = []string{"eager", "lazy", "direct"}[r.Intn(3)], 1+r.Intn(2)
+		c.seq, c.switches = []method.Seq{method.SeqEager, method.SeqLazy, method.SeqDirect}[r.Intn(3)], 1+r.Intn(2)
 	}
 	return c
 }
@@ -48,9 +52,9 @@ func newProveCase(seed int64) proveCase {
 func (c proveCase) String() string {
 	switch {
 	case c.cfg.Threads == 1:
-		return "sequential, --method " + c.method
+		return "sequential, --method " + string(c.method)
 	case c.switches < 0:
-		return "every interleaving, --method " + c.method
+		return "every interleaving, --method " + string(c.method)
 	}
 	return fmt.Sprintf("--switches %d --seq %s --method %s", c.switches, c.seq, c.method)
 }
@@ -97,9 +101,9 @@ func TestProveSoundness(t *testing.T) {
 			fail("the explicit checker did not finish (%v)", want.Limits)
 			continue
 		}
-		var cert Certificate
-		o := Options{Solver: "gini", Seq: c.seq, Timeout: 5 * time.Second, Bounds: boundsOf(eo),
-			Proof: ProofOptions{Method: c.method, MaxK: 40, Certificate: &cert}}
+		var cert method.Certificate
+		o := method.Options{Solver: "gini", Seq: c.seq, Timeout: 5 * time.Second, Bounds: method.BoundsOf(eo),
+			Proof: method.ProofOptions{Method: c.method, MaxK: 40, Certificate: &cert}}
 		if c.plan {
 			// The default plan: the exhaustive search races PDR (a
 			// certificate would ask for PDR alone).
@@ -128,7 +132,7 @@ func TestProveSoundness(t *testing.T) {
 			if len(got.Limits) == 0 {
 				fail("unknown without a reason")
 			}
-			if want.Verdict == result.Unknown && anyOf(got.Limits, result.LimitDepth) {
+			if want.Verdict == result.Unknown && got.Has(result.LimitDepth) {
 				outcome = "both stop at the depth bound"
 			}
 		}
@@ -150,21 +154,22 @@ func TestProveSoundness(t *testing.T) {
 
 // recheck writes a certificate, reads it back and checks the invariant it
 // holds on a fresh solver.
-func recheck(t *testing.T, fail func(string, ...any), cert *Certificate) {
+func recheck(t *testing.T, fail func(string, ...any), cert *method.Certificate) {
 	t.Helper()
 	var b strings.Builder
 	if err := cert.WriteCertificate(&b); err != nil {
 		fail("writing the certificate: %v", err)
 		return
 	}
-	inv, err := ReadCertificate(cert.Sys, b.String())
+	inv, err := method.ReadCertificate(cert.Sys, b.String())
 	if err != nil {
 		fail("reading the certificate: %v\n%s", err, b.String())
 		return
 	}
-	s, _ := newSolver(context.Background(), "z3")
-	if s == nil {
-		s, _ = newSolver(context.Background(), "gini")
+	var s solver.Solver = sat.New()
+	if z3, err := smt.New(); err == nil {
+		s.Close()
+		s = z3
 	}
 	defer s.Close()
 	// The target the proof names, and the violation itself.

@@ -7,6 +7,7 @@ import (
 	"bmc/internal/progen"
 	"bmc/internal/soak"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -44,8 +45,8 @@ func checkRecursion(t *testing.T, r progen.Recursion) {
 	if r.Safe {
 		want = result.Safe
 	}
-	bounds := func(depth int) Bounds {
-		b := DefaultBounds()
+	bounds := func(depth int) method.Bounds {
+		b := method.DefaultBounds()
 		if r.Threads {
 			b.Rounds = 1
 		}
@@ -55,7 +56,7 @@ func checkRecursion(t *testing.T, r progen.Recursion) {
 		return b
 	}
 	// The explicit engine with the depth the generator knows.
-	ex, err := Check(context.Background(), p, Options{Engine: "explicit", Solver: "gini", Bounds: bounds(r.Depth()), DepthStated: true})
+	ex, err := Check(context.Background(), p, method.Options{Engine: "explicit", Solver: "gini", Bounds: bounds(r.Depth()), DepthStated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func checkRecursion(t *testing.T, r progen.Recursion) {
 		t.Fatalf("explicit within %d frames: %s %v, want %s\n%s", r.Depth(), ex.Verdict, ex.Limits, want, r.Program())
 	}
 	if !r.Safe {
-		short, err := Check(context.Background(), p, Options{Engine: "explicit", Solver: "gini", Bounds: bounds(r.Depth() - 1), DepthStated: true})
+		short, err := Check(context.Background(), p, method.Options{Engine: "explicit", Solver: "gini", Bounds: bounds(r.Depth() - 1), DepthStated: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,11 +75,11 @@ func checkRecursion(t *testing.T, r progen.Recursion) {
 	// Each summary engine alone, and the default plan, at every depth.
 	for _, c := range []struct {
 		name string
-		o    Options
+		o    method.Options
 	}{
-		{"summaries+gini", Options{Engine: "summaries", Solver: "gini", SolverStated: true}},
-		{"summaries+bdd", Options{Engine: "summaries", Solver: "bdd", SolverStated: true}},
-		{"default", Options{Solver: "gini", MaxSteps: 50}},
+		{"summaries+gini", method.Options{Engine: "summaries", Solver: "gini", SolverStated: true}},
+		{"summaries+bdd", method.Options{Engine: "summaries", Solver: "bdd", SolverStated: true}},
+		{"default", method.Options{Solver: "gini", MaxSteps: 50}},
 	} {
 		o := c.o
 		o.Bounds = bounds(0)

@@ -49,7 +49,7 @@ func Amplify(ctx context.Context, p *ir.Program, k int) (sp *Program, err error)
 	b.amp = &amplifyVars{}
 	b.declare()
 	b.amplifyMain()
-	return &Program{Seq: b.out, Orig: p, Method: "amplify", Bound: bd, Threads: b.instNames,
+	return &Program{Seq: b.out, Orig: p, Method: AmplifyTranslation, Bound: bd, Threads: b.instNames,
 		origins: b.origins, ctx: b.cx, err: b.errVar, runs: b.runs, contexts: b.C}, nil
 }
 

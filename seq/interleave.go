@@ -30,7 +30,7 @@ func (sp *Program) Interleave(trace []result.ReplayStep) ([]result.ReplayStep, e
 // InterleaveLasso is Interleave for the lasso translation: the steps of
 // the stem, then those of the loop, which start at the returned index.
 func (sp *Program) InterleaveLasso(trace []result.ReplayStep) ([]result.ReplayStep, int, error) {
-	if sp.Method != "lasso" {
+	if sp.Method != LassoTranslation {
 		return nil, 0, fmt.Errorf("interleave: not a lasso translation")
 	}
 	return sp.interleave(trace)
@@ -53,7 +53,7 @@ type LassoWitness struct {
 // thread's steps from its keyframe on, the second period's up to where
 // its period closed and the first period's after its snapshot, repeated.
 func (sp *Program) InterleaveKeyframes(trace []result.ReplayStep) ([]LassoWitness, error) {
-	if sp.Method != "lasso" || sp.period == 0 {
+	if sp.Method != LassoTranslation || sp.period == 0 {
 		return nil, fmt.Errorf("interleave: not a lasso translation with keyframes")
 	}
 	init, steps, snapAt, err := sp.steps(trace)
@@ -118,9 +118,9 @@ func (sp *Program) interleave(trace []result.ReplayStep) ([]result.ReplayStep, i
 	}
 	var order []step
 	switch sp.Method {
-	case "eager":
+	case EagerTranslation:
 		order = sp.eagerOrder(steps)
-	case "lasso":
+	case LassoTranslation:
 		// Every thread ran through all of its contexts; the run is the
 		// steps in the order of their contexts.
 		order = steps
@@ -163,7 +163,7 @@ func (sp *Program) steps(trace []result.ReplayStep) (init, steps []step, snapAt 
 		if o.edge == nil {
 			continue
 		}
-		if o.fail && sp.Method == "lazy" && i != len(trace)-1 {
+		if o.fail && sp.Method == LazyTranslation && i != len(trace)-1 {
 			continue // lazy checks a release before it; only a failing check is a step
 		}
 		if len(st.Globals) < len(sp.Seq.Globals) {

@@ -115,7 +115,7 @@ func lasso(ctx context.Context, p *ir.Program, lb result.LassoBound, keyframes b
 	b.declare()
 	b.declareLasso()
 	b.lassoMain()
-	return &Program{Seq: b.out, Orig: p, Method: "lasso", Bound: bd, Threads: b.instNames,
+	return &Program{Seq: b.out, Orig: p, Method: LassoTranslation, Bound: bd, Threads: b.instNames,
 		origins: b.origins, ctx: b.cx, runs: b.runs, contexts: b.C, loop: b.lasso.first, period: b.lasso.period, lasso: lb}, nil
 }
 

@@ -27,12 +27,23 @@ func (b Bound) String() string {
 	return result.Plural(b.Switches, "context switch")
 }
 
+// Translation names the translation that made a Program.
+type Translation string
+
+// The translations.
+const (
+	EagerTranslation   Translation = "eager"   // Lal-Reps
+	LazyTranslation    Translation = "lazy"    // La Torre-Madhusudan-Parlato
+	LassoTranslation   Translation = "lasso"   // MUTANT
+	AmplifyTranslation Translation = "amplify" // K-induction with amplification
+)
+
 // Program is a sequentialization: the sequential program and what is
 // needed to map its counterexamples back to interleavings.
 type Program struct {
 	Seq    *ir.Program // one thread, `main`
 	Orig   *ir.Program
-	Method string // "eager" or "lazy"
+	Method Translation
 	Bound  Bound
 	// Threads names the thread instances, as in traces (adder#2).
 	Threads []string
@@ -109,9 +120,9 @@ func translate(ctx context.Context, p *ir.Program, bd Bound, eager bool) (sp *Pr
 	} else {
 		b.lazyMain()
 	}
-	method := "lazy"
+	method := LazyTranslation
 	if eager {
-		method = "eager"
+		method = EagerTranslation
 	}
 	return &Program{Seq: b.out, Orig: p, Method: method, Bound: bd, Threads: b.instNames,
 		origins: b.origins, ctx: b.ctxVar(), err: b.errVar, runs: b.runs, contexts: b.C}, nil

@@ -14,6 +14,7 @@ import (
 
 	"bmc/batch"
 	"bmc/driver"
+	"bmc/internal/budget"
 	"bmc/result"
 )
 
@@ -94,7 +95,7 @@ func runBatch(cmd *cobra.Command, args []string, f *batchFlags, stdout, stderr i
 	if !cmd.Flags().Changed("max-memory") {
 		memory = driver.DefaultMaxMemory() / int64(cfg.Jobs)
 	}
-	cfg.MaxMemory = driver.FormatBytes(memory)
+	cfg.MaxMemory = budget.FormatBytes(memory)
 
 	out := stdout
 	var earlier []batch.Record

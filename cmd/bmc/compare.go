@@ -13,8 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
+	"bmc/internal/budget"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/moped"
+	"bmc/result"
 	"bmc/seq"
 )
 
@@ -62,7 +65,7 @@ one JSON document on standard output.`,
 	fl.DurationVar(&f.timeout, "timeout", time.Minute, "give up each run after this long (an unknown verdict); 0 means no limit")
 	f.maxMemory = byteSize(driver.DefaultMaxMemory())
 	fl.Var(&f.maxMemory, "max-memory", "end bmc's runs (unknown) when bmc grows beyond `SIZE`, and refuse (exit 2) what cannot fit (Moped's memory is its own); 0 means no limit")
-	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", driver.FormatBytes(int64(f.maxMemory)))
+	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", budget.FormatBytes(int64(f.maxMemory)))
 	fl.StringVar(&f.moped, "moped", "", "the Moped executable (default: moped on the PATH, left out when there is none)")
 	fl.StringSliceVar(&f.engines, "engines", nil, "only the runs whose names begin with one of these, e.g. summaries,moped (default: all)")
 	fl.BoolVar(&f.json, "json", false, "print the comparison, or the errors, as one JSON document")
@@ -119,7 +122,7 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 		}
 		bd = seq.Bound{Rounds: 1} // one thread: one context is every execution
 	}
-	ex := driver.DefaultBounds()
+	ex := method.DefaultBounds()
 	ex.Depth, ex.MaxStates = f.depth, f.maxStates
 	co := driver.CompareOptions{Bound: bd, Bounds: ex, DepthStated: fl.Changed("depth"), Timeout: f.timeout, Moped: exe, Engines: f.engines}
 	if !f.quiet {
@@ -129,7 +132,7 @@ func runCompare(cmd *cobra.Command, path string, f *compareFlags, stdout, stderr
 		}
 	}
 	runs, err := driver.Compare(ctx, p, co)
-	var ue *driver.UsageError
+	var ue *result.UsageError
 	switch {
 	case errors.As(err, &ue):
 		return usageErr("%s: %v", name, err)

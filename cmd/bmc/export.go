@@ -12,6 +12,8 @@ import (
 	"bmc/driver"
 	"bmc/encode"
 	"bmc/engine"
+	"bmc/internal/budget"
+	"bmc/method"
 	"bmc/result"
 	"bmc/sat"
 	"bmc/seq"
@@ -90,10 +92,10 @@ An unrolling that cannot fit in --max-memory is refused before it is built
 	fl.IntVar(&f.smt2, "smt2", -1, "write the K-step unrolling as SMT-LIB 2")
 	fl.BoolVar(&f.chc, "chc", false, "write the Horn clauses of the summary engine (SMT-LIB 2, HORN)")
 	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound|maxThreadsBound, "call stack bound (frames); without recursion the stacks hold just the frames the calls need")
-	registerChoice(fl, &f.property, driver.PropertyChoice, "with --dimacs/--smt2: the bad state")
-	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program (auto: direct; with --chc, contexts; contexts and product go with --chc only)")
+	registerChoice(fl, &f.property, method.PropertyChoice, "with --dimacs/--smt2: the bad state")
+	registerChoice(fl, &f.seq, method.SeqChoice, "encoding of a concurrent program (auto: direct; with --chc, contexts; contexts and product go with --chc only)")
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock question: a stem of k1 rounds, a loop of k2 rounds")
-	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
+	registerChoice(fl, &f.fairness, method.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	fl.BoolVar(&f.livenessOuts, "liveness-outputs", false, "with --aiger --lasso: the justice property as outputs named assert_fair and assume_fair_* (ABC's l2s)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
@@ -149,10 +151,10 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	if err != nil {
 		return gaveUp("bmc export", err)
 	}
-	bounds := driver.DefaultBounds()
+	bounds := method.DefaultBounds()
 	bounds.Depth, bounds.MaxThreads, bounds.Rounds, bounds.Switches = f.depth, f.maxThreads.n, f.rounds, f.switches
 	if f.chc {
-		sys, err := driver.EncodeHorn(ctx, p, f.seq, bounds)
+		sys, err := method.EncodeHorn(ctx, p, method.Pin[method.Seq](f.seq), bounds)
 		switch {
 		case endedBy(ctx, err):
 			return gaveUp("bmc export", limitErr(ctx, "encoding"))
@@ -168,9 +170,9 @@ func runExport(cmd *cobra.Command, path string, f *exportFlags, stdout, stderr i
 	}
 	var en encode.Model
 	if fl.Changed("lasso") {
-		en, err = driver.EncodeLivelock(ctx, p, f.depth, lb)
+		en, err = method.EncodeLivelock(ctx, p, f.depth, lb)
 	} else {
-		en, err = driver.Encode(ctx, p, f.seq, bounds)
+		en, err = method.Encode(ctx, p, method.Pin[method.Seq](f.seq), bounds)
 	}
 	switch {
 	case endedBy(ctx, err):
@@ -243,10 +245,10 @@ func unrollingFits(sys *ts.System, k int, format string, perNode int, maxMemory 
 	}
 	size := "more than 1000T"
 	if need < 1e15 {
-		size = "about " + driver.FormatBytes(int64(need))
+		size = "about " + budget.FormatBytes(int64(need))
 	}
 	return usageErr("bmc export: %s %d: the unrolling of %d steps of a transition system of %d nodes needs %s of memory, more than the memory limit of %s: give a smaller K or a larger --max-memory",
-		format, k, k, sys.NumVars(), size, driver.FormatBytes(maxMemory))
+		format, k, k, sys.NumVars(), size, budget.FormatBytes(maxMemory))
 }
 
 // validateLasso reads --lasso and --fairness (the flags that ask

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"bmc/driver"
+	"bmc/internal/budget"
+	"bmc/method"
 	"bmc/result"
 	"bmc/seq"
 )
@@ -45,10 +47,10 @@ func (t *threadBound) Type() string { return "N|*" }
 
 type byteSize int64
 
-func (b *byteSize) String() string { return driver.FormatBytes(int64(*b)) }
+func (b *byteSize) String() string { return budget.FormatBytes(int64(*b)) }
 
 func (b *byteSize) Set(s string) error {
-	n, err := driver.ParseBytes(s)
+	n, err := budget.ParseBytes(s)
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func (l *limitFlags) register(fl *pflag.FlagSet, covers string) {
 	fl.DurationVar(&l.timeout, "timeout", 0, "give up (exit 3) after this long, e.g. 30s, counting "+covers+"; 0 means no limit")
 	l.maxMemory = byteSize(driver.DefaultMaxMemory())
 	fl.Var(&l.maxMemory, "max-memory", "give up (exit 3) when the process grows beyond `SIZE`, e.g. 512M or 4G, and refuse (exit 2) what cannot fit; 0 means no limit")
-	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", driver.FormatBytes(int64(l.maxMemory)))
+	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", budget.FormatBytes(int64(l.maxMemory)))
 }
 
 func (l *limitFlags) validate(cmd string) error {
@@ -154,8 +156,8 @@ func parseLasso(cmd, lasso, fairness string) (result.LassoBound, error) {
 		return result.LassoBound{}, usageErr("%s: --lasso wants two numbers k1,k2 (stem rounds, loop rounds), got %q", cmd, lasso)
 	case stem < 0 || loop < 1:
 		return result.LassoBound{}, usageErr("%s: --lasso %s: the stem needs at least 0 rounds and the loop at least 1", cmd, lasso)
-	case stem+loop > driver.MaxLassoRounds:
-		return result.LassoBound{}, usageErr("%s: --lasso %s: stem and loop must be at most %d rounds together", cmd, lasso, driver.MaxLassoRounds)
+	case stem+loop > method.MaxLassoRounds:
+		return result.LassoBound{}, usageErr("%s: --lasso %s: stem and loop must be at most %d rounds together", cmd, lasso, method.MaxLassoRounds)
 	}
 	fair, err := result.ParseFairness(fairness)
 	if err != nil {

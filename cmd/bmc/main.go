@@ -15,6 +15,7 @@ import (
 	"bmc/driver"
 	"bmc/ir"
 	"bmc/lang"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -78,7 +79,7 @@ func main() {
 
 // command is this process's command line when it runs as bmc (not in a
 // test), so that check and prove run the candidates of their plan as
-// processes of their own (driver.Options.Command).
+// processes of their own (method.Options.Command).
 var command []string
 
 // run executes one command line and returns its exit status. With
@@ -319,9 +320,9 @@ loop boxed; the HTML page shows the source lines on hover.`,
 		}),
 	}
 	fl := cmd.Flags()
-	registerChoice(fl, &f.engine, driver.EngineChoice, "engine")
-	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program; any but auto pins the engine it belongs to (eager, lazy, direct: bmc; contexts, product: summaries)")
-	registerChoice(fl, &f.solver, driver.SolverChoice, "solver of the bmc and summary engines (not stated: the summary engine races gini and bdd)")
+	registerChoice(fl, &f.engine, method.EngineChoice, "engine")
+	registerChoice(fl, &f.seq, method.SeqChoice, "encoding of a concurrent program; any but auto pins the engine it belongs to (eager, lazy, direct: bmc; contexts, product: summaries)")
+	registerChoice(fl, &f.solver, method.SolverChoice, "solver of the bmc and summary engines (not stated: the summary engine races gini and bdd)")
 	fl.IntVar(&f.maxSteps, "max-steps", 50, "bmc engine: transitions to unroll (one per straight-line block)")
 	fl.BoolVar(&f.frames, "frames", false, "bmc engine: unroll time frames even for a loop-free, non-recursive program (which is otherwise encoded whole)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
@@ -333,9 +334,9 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
 	fl.BoolVar(&f.noSymmetry, "no-symmetry", false, "explicit engine: keep states that differ only by a permutation of a thread group's instances apart (cross-checks the symmetry reduction)")
-	registerChoice(fl, &f.switchAt, driver.SwitchPointChoice, "where a thread may be switched out (getafix: explicit engine and --seq product, with -k or --switches)")
+	registerChoice(fl, &f.switchAt, method.SwitchPointChoice, "where a thread may be switched out (getafix: explicit engine and --seq product, with -k or --switches)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
-	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
+	registerChoice(fl, &f.fairness, method.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	f.pictures.register(fl)
 	return cmd
 }
@@ -366,9 +367,9 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 	case err != nil:
 		return err
 	default:
-		o := driver.Options{Engine: f.engine, Solver: f.solver, Seq: f.seq, MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
+		o := method.Options{Engine: method.Engine(f.engine), Solver: method.SolverName(f.solver), Seq: method.Seq(f.seq), MaxSteps: f.maxSteps, StepsStated: fl.Changed("max-steps"),
 			Frames: f.frames, ThreadsStated: fl.Changed("max-threads"), DepthStated: fl.Changed("depth"), SolverStated: fl.Changed("solver"),
-			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
+			Bounds: method.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth,
 				MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates, NoReduction: f.noReduction,
 				NoSymmetry: f.noSymmetry, GetafixSwitches: f.switchAt == "getafix"},
 			Cores: f.cores, Command: withoutTraceFlags(command)}
@@ -383,7 +384,7 @@ func runCheck(cmd *cobra.Command, path string, f *checkFlags, stdout, stderr io.
 		} else {
 			res, err = driver.Check(ctx, p, o)
 		}
-		var ue *driver.UsageError
+		var ue *result.UsageError
 		switch {
 		case errors.As(err, &ue):
 			return usageErr("bmc check: %v", err)

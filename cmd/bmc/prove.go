@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"bmc/driver"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -71,13 +72,13 @@ usage, 3 unknown (the reason is printed), 4 internal error.`,
 		}),
 	}
 	fl := cmd.Flags()
-	registerChoice(fl, &f.method, driver.MethodChoice, "proof engine")
-	fl.IntVar(&f.maxK, "max-k", driver.DefaultMaxK, "largest k of k-induction, most frames of PDR")
-	registerChoice(fl, &f.solver, driver.SolverChoice, "solver of the proof engines")
-	registerChoice(fl, &f.seq, driver.SeqChoice, "encoding of a concurrent program within -k or --switches (auto: direct where the program fits it, else eager)")
+	registerChoice(fl, &f.method, method.MethodChoice, "proof engine")
+	fl.IntVar(&f.maxK, "max-k", method.DefaultMaxK, "largest k of k-induction, most frames of PDR")
+	registerChoice(fl, &f.solver, method.SolverChoice, "solver of the proof engines")
+	registerChoice(fl, &f.seq, method.SeqChoice, "encoding of a concurrent program within -k or --switches (auto: direct where the program fits it, else eager)")
 	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound|maxThreadsBound, depthHelp)
 	fl.StringVar(&f.certificate, "certificate", "", "write the inductive invariant of a PDR proof (clauses over the named state bits), or the summaries of a proof by summaries, to `FILE`")
-	fl.IntVar(&f.maxRounds, "max-rounds", driver.DefaultMaxRounds, "--method amplify: the largest K tried")
+	fl.IntVar(&f.maxRounds, "max-rounds", method.DefaultMaxRounds, "--method amplify: the largest K tried")
 	fl.BoolVar(&f.noEnvelope, "no-envelope", false, "--method amplify: start the inductive case from every well-formed state (Eqn. 8), not only the envelope's (Eqn. 9)")
 	fl.IntVar(&f.maxStates, "max-states", 5_000_000, "the exhaustive search (explicit engine) gives up after this many states")
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
@@ -112,7 +113,7 @@ func (f *proveFlags) validate(cmd *cobra.Command) error {
 	switch {
 	case f.maxRounds < 1:
 		return usageErr("%s: --max-rounds must be at least 1, got %d", name, f.maxRounds)
-	case (fl.Changed("max-rounds") || f.noEnvelope) && f.method != "amplify":
+	case (fl.Changed("max-rounds") || f.noEnvelope) && method.ProofMethod(f.method) != method.ProofAmplify:
 		return usageErr("%s: --max-rounds and --no-envelope go with --method amplify", name)
 	case fl.Changed("seq") && !fl.Changed("rounds") && !fl.Changed("switches"):
 		return usageErr("%s: --seq goes with -k or --switches: without a bound every interleaving is proved on the interleaving product", name)
@@ -137,7 +138,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	p, err := loadProgram(ctx, path, opts, stderr)
 	var le *limitError
 	var res *result.Result
-	var cert driver.Certificate
+	var cert method.Certificate
 	switch {
 	case errors.As(err, &le):
 		res = &result.Result{Engine: f.method, Verdict: result.Unknown, Bounds: "not searched", Limits: []result.Limit{le.limit}}
@@ -145,8 +146,8 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 	case err != nil:
 		return err
 	default:
-		o := driver.Options{Solver: f.solver, Seq: f.seq, Proof: driver.ProofOptions{Method: f.method, MaxK: f.maxK, MaxRounds: f.maxRounds, NoEnvelope: f.noEnvelope},
-			Bounds: driver.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates},
+		o := method.Options{Solver: method.SolverName(f.solver), Seq: method.Seq(f.seq), Proof: method.ProofOptions{Method: method.ProofMethod(f.method), MaxK: f.maxK, MaxRounds: f.maxRounds, NoEnvelope: f.noEnvelope},
+			Bounds: method.Bounds{Switches: f.switches, Rounds: f.rounds, Depth: f.depth, MaxThreads: f.maxThreads.n, AnyThreads: f.maxThreads.any, MaxStates: f.maxStates},
 			Cores:  f.cores, Command: withoutTraceFlags(command), DepthStated: cmd.Flags().Changed("depth"), SolverStated: cmd.Flags().Changed("solver"),
 			ThreadsStated: cmd.Flags().Changed("max-threads")}
 		if f.certificate != "" {
@@ -159,7 +160,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 			o.Verbose = stderr
 		}
 		res, err = driver.Prove(ctx, p, o)
-		var ue *driver.UsageError
+		var ue *result.UsageError
 		switch {
 		case errors.As(err, &ue):
 			return usageErr("bmc prove: %v", err)
@@ -177,7 +178,7 @@ func runProve(cmd *cobra.Command, path string, f *proveFlags, stdout, stderr io.
 }
 
 // writeCertificate writes the invariant of a proof to file.
-func writeCertificate(file string, cert *driver.Certificate, path string, res *result.Result) error {
+func writeCertificate(file string, cert *method.Certificate, path string, res *result.Result) error {
 	switch {
 	case cert.Sys == nil && cert.Summaries == nil:
 		return internalErr("bmc prove: the proof of %s has no invariant to certify", path)

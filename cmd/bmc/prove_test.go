@@ -10,6 +10,7 @@ import (
 	"bmc/driver"
 	"bmc/engine"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/sat"
 )
 
@@ -88,12 +89,12 @@ end
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c driver.Certificate
-	o := driver.Options{Solver: "gini", Bounds: driver.DefaultBounds(), Proof: driver.ProofOptions{Method: "pdr", Certificate: &c}}
+	var c method.Certificate
+	o := method.Options{Solver: "gini", Bounds: method.DefaultBounds(), Proof: method.ProofOptions{Method: "pdr", Certificate: &c}}
 	if _, err := driver.Prove(t.Context(), p, o); err != nil || c.Sys == nil {
 		t.Fatalf("no proof to rebuild the system from: %v", err)
 	}
-	inv, err := driver.ReadCertificate(c.Sys, string(text))
+	inv, err := method.ReadCertificate(c.Sys, string(text))
 	if err != nil {
 		t.Fatal(err)
 	}

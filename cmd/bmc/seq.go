@@ -14,6 +14,7 @@ import (
 	"bmc/driver"
 	"bmc/fairness"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/moped"
 	"bmc/seq"
 )
@@ -83,10 +84,10 @@ Getafix, or bmc check itself) to compare verdicts.
 	fl.BoolVar(&f.lazy, "lazy", false, "the lazy sequentialization")
 	fl.BoolVar(&f.amplify, "amplify", false, "with -k: K-induction with amplification's L^K (initialization, then K rounds)")
 	f.boundFlags.register(fl, contextBound|depthBound|threadsBound|targetBound, "with --lasso: frames per thread, as deep as recursion is inlined")
-	registerChoice(fl, &f.forTool, driver.ForChoice, "the tool that reads the program")
+	registerChoice(fl, &f.forTool, method.ForChoice, "the tool that reads the program")
 	fl.StringVarP(&f.output, "output", "o", "", "write the program to `FILE` instead of standard output")
 	fl.StringVar(&f.lasso, "lasso", "", "the livelock translation for a stem of k1 and a loop of k2 rounds (k1,k2)")
-	registerChoice(fl, &f.fairness, driver.FairnessChoice, "with --lasso: the fairness the loop must meet")
+	registerChoice(fl, &f.fairness, method.FairnessChoice, "with --lasso: the fairness the loop must meet")
 	fl.BoolVar(&f.keyframes, "keyframes", false, "with --lasso: keep the procedures and compare keyframes (any call depth)")
 	f.limits.register(fl, "the whole run, loading the program included")
 	return cmd
@@ -119,25 +120,25 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 		return usageErr("bmc seq: give exactly one of --eager, --lazy and --amplify")
 	case fl.Changed("rounds") == fl.Changed("switches"):
 		return usageErr("bmc seq: give exactly one of -k (rounds) and --switches")
-	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > driver.MaxRounds):
-		return usageErr("bmc seq: -k must be between 1 and %d, got %d", driver.MaxRounds, f.rounds)
-	case fl.Changed("switches") && (f.switches < 0 || f.switches > driver.MaxSwitches):
-		return usageErr("bmc seq: --switches must be between 0 and %d, got %d", driver.MaxSwitches, f.switches)
+	case fl.Changed("rounds") && (f.rounds < 1 || f.rounds > method.MaxRounds):
+		return usageErr("bmc seq: -k must be between 1 and %d, got %d", method.MaxRounds, f.rounds)
+	case fl.Changed("switches") && (f.switches < 0 || f.switches > method.MaxSwitches):
+		return usageErr("bmc seq: --switches must be between 0 and %d, got %d", method.MaxSwitches, f.switches)
 	}
 	p, err := f.load(ctx, path, stderr)
 	if err != nil {
 		return err
 	}
 	bd := seq.Bound{Rounds: f.rounds, Switches: f.switches}
-	if err := driver.SeqFits(p, bd, int64(f.limits.maxMemory)); err != nil {
+	if err := method.SeqFits(p, bd, int64(f.limits.maxMemory)); err != nil {
 		return usageErr("bmc seq: %v", err)
 	}
-	method, translate := "lazy", seq.Lazy
+	translation, translate := seq.LazyTranslation, seq.Lazy
 	switch {
 	case f.eager:
-		method, translate = "eager", seq.Eager
+		translation, translate = seq.EagerTranslation, seq.Eager
 	case f.amplify:
-		method, translate = "amplify", func(ctx context.Context, p *ir.Program, bd seq.Bound) (*seq.Program, error) {
+		translation, translate = seq.AmplifyTranslation, func(ctx context.Context, p *ir.Program, bd seq.Bound) (*seq.Program, error) {
 			return seq.Amplify(ctx, p, bd.Rounds)
 		}
 	}
@@ -148,7 +149,7 @@ func runSeq(cmd *cobra.Command, path string, f *seqFlags, stdout, stderr io.Writ
 	case err != nil:
 		return usageErr("bmc seq: %v", err)
 	}
-	header := fmt.Sprintf("// bmc seq --%s --for %s: %s within %s, sequentialized\n", method, f.forTool, path, bd)
+	header := fmt.Sprintf("// bmc seq --%s --for %s: %s within %s, sequentialized\n", translation, f.forTool, path, bd)
 	if f.amplify {
 		header = fmt.Sprintf("// bmc seq --amplify -k %d --for %s: %s: L^%d of K-induction with amplification; the assertion fails exactly when a state at BASE in the envelope reaches a violation within %s\n",
 			f.rounds, f.forTool, path, f.rounds, bd)

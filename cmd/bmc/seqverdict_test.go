@@ -18,6 +18,7 @@ import (
 	"bmc/explicit"
 	"bmc/internal/soak"
 	"bmc/ir"
+	"bmc/method"
 	"bmc/result"
 )
 
@@ -330,8 +331,8 @@ func decideSeq(t *testing.T, c seqCase, p *ir.Program, depth, maxStates int, exp
 	}
 	// The step bound stated: BMC alone, without the proof engine behind
 	// it (a loop-free program is encoded whole, every execution).
-	o := driver.Options{Engine: "bmc", Solver: "gini", MaxSteps: seqBMCSteps, StepsStated: true, Timeout: seqBMCTimeout,
-		Bounds: driver.DefaultBounds()}
+	o := method.Options{Engine: "bmc", Solver: "gini", MaxSteps: seqBMCSteps, StepsStated: true, Timeout: seqBMCTimeout,
+		Bounds: method.DefaultBounds()}
 	o.Bounds.Depth = depth
 	res, err := driver.Check(context.Background(), p, o)
 	if err != nil {

@@ -194,7 +194,7 @@ func title(c *cobra.Command, path string) string {
 
 // withoutTraceFlags is the command line args without --trace-svg and
 // --trace-html: the command the candidates of a plan run as processes
-// of their own (driver.Options.Command), which must not draw.
+// of their own (method.Options.Command), which must not draw.
 func withoutTraceFlags(args []string) []string {
 	if args == nil {
 		return nil

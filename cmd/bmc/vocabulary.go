@@ -4,11 +4,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"bmc/driver"
+	"bmc/method"
 )
 
 // registerChoice adds the flag of choice c to fl, its help the values
-// of the vocabulary's table (driver.Vocabulary) after intro.
-func registerChoice(fl *pflag.FlagSet, value *string, c driver.Choice, intro string) {
+// of the vocabulary's table (method.Vocabulary) after intro.
+func registerChoice(fl *pflag.FlagSet, value *string, c method.Choice, intro string) {
 	fl.StringVar(value, c.Flag, c.Default, intro+". "+c.Help())
 }
 
@@ -21,9 +22,9 @@ func flagValue(fl *pflag.FlagSet, name string) string {
 }
 
 // checkChoices refuses, on the command line of command (check, prove,
-// ...), a value that is none of its choice's (driver.Vocabulary).
+// ...), a value that is none of its choice's (method.Vocabulary).
 func checkChoices(command string, fl *pflag.FlagSet) error {
-	for _, c := range driver.Vocabulary {
+	for _, c := range method.Vocabulary {
 		if !c.Takes(command) {
 			continue
 		}
@@ -121,10 +122,10 @@ func checkContextBound(cmd string, fl *pflag.FlagSet, rounds, switches int) erro
 	switch {
 	case fl.Changed("rounds") && fl.Changed("switches"):
 		return usageErr("%s: give either -k (rounds) or --switches, not both: each is a bound on the contexts", cmd)
-	case fl.Changed("rounds") && (rounds < 1 || rounds > driver.MaxRounds):
-		return usageErr("%s: -k must be between 1 and %d, got %d", cmd, driver.MaxRounds, rounds)
-	case fl.Changed("switches") && (switches < 0 || switches > driver.MaxSwitches):
-		return usageErr("%s: --switches must be between 0 and %d, got %d", cmd, driver.MaxSwitches, switches)
+	case fl.Changed("rounds") && (rounds < 1 || rounds > method.MaxRounds):
+		return usageErr("%s: -k must be between 1 and %d, got %d", cmd, method.MaxRounds, rounds)
+	case fl.Changed("switches") && (switches < 0 || switches > method.MaxSwitches):
+		return usageErr("%s: --switches must be between 0 and %d, got %d", cmd, method.MaxSwitches, switches)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"bmc/driver"
+	"bmc/method"
 )
 
 var update = flag.Bool("update", false, "rewrite the vocabulary's lists in README.md and docs/USAGE.md from driver/vocabulary.go")
@@ -26,7 +27,7 @@ const (
 func vocabularyMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| flag | commands | default | values |\n|---|---|---|---|\n")
-	for _, c := range driver.Vocabulary {
+	for _, c := range method.Vocabulary {
 		var values []string
 		for _, v := range c.Values {
 			values = append(values, fmt.Sprintf("`%s`: %s", v.Name, strings.ReplaceAll(v.Meaning, "|", `\|`)))
@@ -65,8 +66,8 @@ var choiceList = regexp.MustCompile(`--([a-z-]+) ([a-z0-9-]+(?:\\?\|[a-z0-9-]+)+
 // table's. It returns the text as it should be, and what is wrong.
 func docsVocabulary(file, text string) (string, []string) {
 	var faults []string
-	choices := map[string]driver.Choice{}
-	for _, c := range driver.Vocabulary {
+	choices := map[string]method.Choice{}
+	for _, c := range method.Vocabulary {
 		choices[c.Flag] = c
 	}
 	text = choiceList.ReplaceAllStringFunc(text, func(m string) string {
@@ -127,7 +128,7 @@ func TestVocabularyInDocs(t *testing.T) {
 // TestVocabularyInDocsFails: a value the docs do not list, or one they
 // list that the code does not take, is a fault.
 func TestVocabularyInDocsFails(t *testing.T) {
-	names := strings.Join(driver.EngineChoice.Names(), "|")
+	names := strings.Join(method.EngineChoice.Names(), "|")
 	for _, c := range []struct{ text, fault string }{
 		{"`--engine " + names + "`", ""},
 		{"`--engine " + strings.TrimSuffix(names, "|interfaces") + "`", "the code takes"},
@@ -146,7 +147,7 @@ func TestVocabularyInDocsFails(t *testing.T) {
 // message.
 func TestVocabularyHelpAndErrors(t *testing.T) {
 	prog := writeProg(t, "decl g;\nthread void a() begin g := T; end\nthread void b() begin assert(g); end\n")
-	for _, c := range driver.Vocabulary {
+	for _, c := range method.Vocabulary {
 		for _, command := range c.Commands {
 			var stdout, stderr bytes.Buffer
 			run([]string{command, "--help"}, &stdout, &stderr)

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -23,11 +23,11 @@ import (
 // returned, as the translation's is.
 func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound, progress io.Writer) (*result.Result, error) {
 	start := time.Now()
-	eo := o.Bounds.explicitOptions()
+	eo := o.Bounds.ExplicitOptions()
 	lo, exact := lassoOptions(p, o.Bounds.Depth, lb)
 	// stopped is the answer when ctx ends while encoding.
 	stopped := func() *result.Result {
-		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
+		return &result.Result{Engine: "bmc+" + string(o.Solver), Verdict: result.Unknown, Bounds: lb.String(), Lasso: true,
 			Limits: []result.Limit{result.Stopped(ctx, "while encoding")}}
 	}
 	first, err := encode.DirectLasso(ctx, p, lo)
@@ -35,7 +35,7 @@ func directLivelock(ctx context.Context, p *ir.Program, o Options, lb result.Las
 	case err != nil && ctx.Err() != nil:
 		return stopped(), nil
 	case err != nil:
-		return nil, &UsageError{fmt.Sprintf("--lasso --seq direct: %v", err)}
+		return nil, &result.UsageError{Msg: fmt.Sprintf("--lasso --seq direct: %v", err)}
 	}
 	po := bmcOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
 		Proof: &o.Proof, Solver: o.Solver, Progress: progress}
@@ -115,7 +115,7 @@ func EncodeLivelock(ctx context.Context, p *ir.Program, depth int, lb result.Las
 	lo, _ := lassoOptions(p, depth, lb)
 	m, err := encode.DirectLasso(ctx, p, lo)
 	if err != nil && ctx.Err() == nil {
-		return nil, &UsageError{err.Error()}
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
 	return m, err
 }

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
+	"bmc/internal/budget"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/seq"
@@ -37,7 +38,7 @@ const amplifySteps = 12
 // every interleaving; K beyond --max-rounds leaves it open, with the
 // last counterexample to induction.
 func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
-	res := &result.Result{Engine: "k-induction with amplification+" + o.Solver, Method: "amplify"}
+	res := &result.Result{Engine: "k-induction with amplification+" + string(o.Solver), Method: "amplify"}
 	if p.Recursive() {
 		// §4.2 decides the inductive case of a recursive program by
 		// containment of regular sets of stack configurations, which is
@@ -50,7 +51,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 		return res, nil
 	}
 	if err := encode.BaseSupported(p); err != nil {
-		return nil, &UsageError{"--method amplify: " + err.Error()}
+		return nil, &result.UsageError{Msg: "--method amplify: " + err.Error()}
 	}
 	depth := 1 // without recursion, every stack fits
 	for _, t := range p.Threads {
@@ -67,7 +68,7 @@ func proveAmplify(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 	res.Bounds = "every number of round-robin rounds, hence every interleaving"
 	a := &amplifier{ctx: ctx, p: p, o: o, res: res, depth: depth, maxRounds: maxRounds, envelope: envelope, progress: progress,
 		opts: encode.BaseOptions{Envelope: !o.Proof.NoEnvelope}}
-	if o.Solver == "bdd" {
+	if o.Solver == SolverBDD {
 		return a.byRounds()
 	}
 	return a.bySolver()
@@ -307,7 +308,7 @@ func (a *amplifier) bySolver() (*result.Result, error) {
 // diagrams take a second), else by the explicit engine.
 // It gives the number of states the diagrams reached.
 func amplifyBase(ctx context.Context, p *ir.Program, o Options, k, depth int) (*result.Result, float64, error) {
-	if o.Solver == "bdd" {
+	if o.Solver == SolverBDD {
 		return baseByDiagrams(ctx, p, o, k, depth, false)
 	}
 	res, err := baseExplicit(ctx, p, o, k, depth, o.Bounds.MaxStates)
@@ -319,9 +320,9 @@ func amplifyBase(ctx context.Context, p *ir.Program, o Options, k, depth int) (*
 func baseExplicit(ctx context.Context, p *ir.Program, o Options, k, depth, maxStates int) (*result.Result, error) {
 	b := o.Bounds
 	b.Rounds, b.Switches, b.Depth, b.MaxStates = k, -1, depth, maxStates
-	c, err := explicit.New(p, b.explicitOptions())
+	c, err := explicit.New(p, b.ExplicitOptions())
 	if err != nil {
-		return nil, &UsageError{err.Error()}
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
 	return c.Run(ctx), nil
 }
@@ -340,7 +341,7 @@ func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int,
 		if ctx.Err() != nil {
 			return nil, 0, err
 		}
-		return nil, 0, &UsageError{err.Error()}
+		return nil, 0, &result.UsageError{Msg: err.Error()}
 	}
 	sys := d.System()
 	out := engine.ReachableByDiagrams(ctx, sys, sys.Bad[encode.PropViolation].Lit, care, sched, second)
@@ -361,7 +362,7 @@ func baseByDiagrams(ctx context.Context, p *ir.Program, o Options, k, depth int,
 		if err != nil {
 			return nil, 0, fmt.Errorf("internal error: %v", err)
 		}
-		tr, err := explicit.Replay(p, b.explicitOptions(), onProgram(p, steps))
+		tr, err := explicit.Replay(p, b.ExplicitOptions(), onProgram(p, steps))
 		if err != nil {
 			return nil, 0, fmt.Errorf("internal error: the decision diagrams' counterexample within %s does not replay on the explicit interpreter: %v", result.Plural(k, "round"), err)
 		}
@@ -405,9 +406,9 @@ func recheckInductiveBySolver(ctx context.Context, p *ir.Program, o Options, m *
 	}
 	t, fresh := task, baseTask(again)
 	t.Target, t.First, t.Short, t.Envelope, t.Sched = fresh.Target, fresh.First, fresh.Short, fresh.Envelope, fresh.Sched
-	name := "gini"
+	name := SolverGini
 	if smt.Available {
-		name = "z3"
+		name = SolverZ3
 	}
 	s, err := newSolver(ctx, name)
 	if err != nil {
@@ -420,7 +421,7 @@ func recheckInductiveBySolver(ctx context.Context, p *ir.Program, o Options, m *
 		}
 		return "", fmt.Errorf("internal error: the inductive case at K = %d does not re-check with %s: %v", k, name, err)
 	}
-	return "the inductive case by " + name, nil
+	return "the inductive case by " + string(name), nil
 }
 
 // baseTask is the inductive case on m: its violation, its latches First
@@ -434,7 +435,7 @@ func baseTask(m *encode.Base) engine.AmplifyTask {
 // f runs when its answer is asked for. Stop cancels f and waits for it
 // to end; the answer is not asked for after it.
 func beside(ctx context.Context, f func(context.Context) (string, error)) (answer func() (string, error), stop func()) {
-	release, ok := borrow(ctx)
+	release, ok := budget.Borrow(ctx)
 	if !ok {
 		return func() (string, error) { return f(ctx) }, func() {}
 	}
@@ -475,11 +476,11 @@ func recheckBase(ctx context.Context, p *ir.Program, o Options, reached float64,
 	var err error
 	how := "the base case re-checked by "
 	switch {
-	case o.Solver != "bdd":
+	case o.Solver != SolverBDD:
 		ob := o
 		ob.Bounds.Depth = depth
-		ob.Proof.Method = "pdr"
-		again, err = proveBounded(ctx, p, ob, "direct", seq.Bound{Rounds: k}, nil)
+		ob.Proof.Method = ProofPDR
+		again, err = proveBounded(ctx, p, ob, SeqDirect, seq.Bound{Rounds: k}, nil)
 		how += "PDR on the interleaving product"
 	case reached <= recheckStates:
 		// The explicit engine counts states of its own (the program's
@@ -529,7 +530,7 @@ func amplifyWords(st solver.Status) string {
 
 // amplifyStopped is the unknown answer of a search that stopped at k.
 func amplifyStopped(ctx context.Context, res, base *result.Result, err error, k int, what string) (*result.Result, error) {
-	if ue, ok := err.(*UsageError); ok {
+	if ue, ok := err.(*result.UsageError); ok {
 		return nil, ue
 	}
 	res.Verdict = result.Unknown
@@ -552,9 +553,9 @@ func amplifyStopped(ctx context.Context, res, base *result.Result, err error, k 
 // satSolver is the solver of the SAT queries (PDR's, the runs of a
 // counterexample) of a search with solver name: gini beside decision
 // diagrams.
-func satSolver(name string) string {
-	if name == "bdd" {
-		return "gini"
+func satSolver(name SolverName) SolverName {
+	if name == SolverBDD {
+		return SolverGini
 	}
 	return name
 }

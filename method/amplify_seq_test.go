@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func TestAmplifyTranslationDifferential(t *testing.T) {
 			}
 			b := DefaultBounds()
 			b.Depth, b.MaxStates, b.Switches = 64, 100_000, -1
-			ck, err := explicit.New(sp.Seq, b.explicitOptions())
+			ck, err := explicit.New(sp.Seq, b.ExplicitOptions())
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}

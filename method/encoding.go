@@ -1,7 +1,9 @@
-package driver
+package method
 
 import (
 	"bmc/chc"
+	"bmc/internal/budget"
+	"bmc/result"
 	"context"
 	"fmt"
 
@@ -21,12 +23,12 @@ import (
 // otherwise b.Depth. As in check, the idle steps that close a loop are
 // left out (encoded). Errors are *UsageError for requests that do not
 // fit the program.
-func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode.Model, error) {
+func Encode(ctx context.Context, p *ir.Program, method Seq, b Bounds) (encode.Model, error) {
 	p = encoded(p, false, nil)
 	bounded := b.Rounds > 0 || b.Switches >= 0
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
-		if m := pinsOf(Options{Seq: method}).seq; m != "" {
-			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
+		if m := method; m != "" {
+			return nil, &result.UsageError{Msg: fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
 		}
 		frames, _ := stackFrames(p, []*ir.Proc{p.Threads[0].Proc}, b.Depth)
 		return encode.Sequential(ctx, p, encode.Options{Depth: frames})
@@ -36,24 +38,24 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 		bd.Switches = 0
 	}
 	switch exportMethod(method) {
-	case "direct":
+	case SeqDirect:
 		if err := encode.Supported(p, encode.KindDirect, b.Depth); err != nil {
-			return nil, &UsageError{err.Error()}
+			return nil, &result.UsageError{Msg: err.Error()}
 		}
 		o := encode.DirectOptions{Switches: -1, MaxThreads: b.MaxThreads}
 		if bounded {
-			o.Rounds, o.Switches = bd.Rounds, within(b, bd).Switches
+			o.Rounds, o.Switches = bd.Rounds, b.Within(bd).Switches
 		}
 		m, _, err := directModel(ctx, p, o, b.Depth)
 		return m, err
-	case "eager", "lazy":
+	case SeqEager, SeqLazy:
 		if !bounded {
-			return nil, &UsageError{fmt.Sprintf("--seq %s needs a bound: -k K or --switches N", method)}
+			return nil, &result.UsageError{Msg: fmt.Sprintf("--seq %s needs a bound: -k K or --switches N", method)}
 		}
 		if err := seq.Supported(p); err != nil {
-			return nil, &UsageError{fmt.Sprintf("the program cannot be sequentialized: %v; use --seq direct", err)}
+			return nil, &result.UsageError{Msg: fmt.Sprintf("the program cannot be sequentialized: %v; use --seq direct", err)}
 		}
-		if err := SeqFits(p, bd, MemoryLimit(ctx)); err != nil {
+		if err := SeqFits(p, bd, budget.MemoryLimit(ctx)); err != nil {
 			return nil, err
 		}
 		sp, err := translation(method)(ctx, p, bd)
@@ -61,17 +63,17 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			return nil, &UsageError{err.Error()}
+			return nil, &result.UsageError{Msg: err.Error()}
 		}
 		// The sequential program's main calls each thread's code: one
 		// frame more than the user's depth, as in check.
 		frames, _ := stackFrames(sp.Seq, []*ir.Proc{sp.Seq.Threads[0].Proc}, b.Depth+1)
 		return encode.Sequential(ctx, sp.Seq, encode.Options{Depth: frames})
 	}
-	if hornSeq(method) {
-		return nil, &UsageError{"--seq " + method + " is the summary engine's encoding: it is written by --chc, not as a transition system"}
+	if method.Horn() {
+		return nil, &result.UsageError{Msg: "--seq " + string(method) + " is the summary engine's encoding: it is written by --chc, not as a transition system"}
 	}
-	return nil, &UsageError{fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
+	return nil, &result.UsageError{Msg: fmt.Sprintf("unknown sequentialization %q (available: auto, eager, lazy, direct)", method)}
 }
 
 // EncodeHorn is the clause system the summary engine decides for p
@@ -79,11 +81,11 @@ func Encode(ctx context.Context, p *ir.Program, method string, b Bounds) (encode
 // within the rounds or switches of b by the encoding named method (the
 // context encoding, or the eager or lazy sequentialization; auto: the
 // plan's, summaryMethod).
-func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*chc.System, error) {
+func EncodeHorn(ctx context.Context, p *ir.Program, method Seq, b Bounds) (*chc.System, error) {
 	p, _ = ir.FoldConstantGlobals(p) // as checkSummaries encodes it
 	if encode.Supported(p, encode.KindSequential, b.Depth) == nil {
-		if m := pinsOf(Options{Seq: method}).seq; m != "" {
-			return nil, &UsageError{fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
+		if m := method; m != "" {
+			return nil, &result.UsageError{Msg: fmt.Sprintf("--seq %s is for a concurrent program; this one has one thread", m)}
 		}
 		h, err := encode.NewHorn(ctx, p)
 		if err != nil {
@@ -91,28 +93,28 @@ func EncodeHorn(ctx context.Context, p *ir.Program, method string, b Bounds) (*c
 		}
 		return h.System, nil
 	}
-	bd, bounded := contextBound(b)
-	m := pinsOf(Options{Seq: method}).seq
+	bd, bounded := b.Context()
+	m := method
 	switch {
 	case !bounded:
-		return nil, &UsageError{"--chc needs a bound for a concurrent program: -k K or --switches N"}
+		return nil, &result.UsageError{Msg: "--chc needs a bound for a concurrent program: -k K or --switches N"}
 	case m == "":
-		m = summaryMethod
-	case m == "direct":
-		return nil, &UsageError{"--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
+		m = SummarySeq
+	case m == SeqDirect:
+		return nil, &result.UsageError{Msg: "--chc takes the context encoding or the eager or lazy sequentialization, not --seq direct"}
 	}
-	if hornSeq(m) {
+	if m.Horn() {
 		cl, err := boundedClauses(ctx, p, m, bd, nil)
 		if err != nil {
 			if ctx.Err() == nil {
-				err = &UsageError{err.Error()}
+				err = &result.UsageError{Msg: err.Error()}
 			}
 			return nil, err
 		}
 		return cl.sys, nil
 	}
-	if err := concurrentFits(ctx, p, m, bd, b.Depth); err != nil {
-		return nil, &UsageError{err.Error()}
+	if err := ConcurrentFits(ctx, p, m, bd, b.Depth); err != nil {
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
 	sp, err := translation(m)(ctx, p, bd)
 	if err != nil {

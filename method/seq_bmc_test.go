@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -70,7 +70,7 @@ func TestBMCOnSequentializations(t *testing.T) {
 		for _, bd := range []seq.Bound{seqBounds[seed%int64(len(seqBounds))], seqBounds[(seed+2)%int64(len(seqBounds))]} {
 			b := DefaultBounds()
 			b.Depth, b.MaxStates = depth, 300_000
-			ck, _ := explicit.New(p, within(b, bd).explicitOptions())
+			ck, _ := explicit.New(p, b.Within(bd).ExplicitOptions())
 			want := ck.Run(context.Background())
 			if want.Incomplete() && want.Verdict != result.Unsafe {
 				continue

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -25,8 +25,8 @@ const DefaultMaxK = 200
 // ProofOptions choose how an encoded program is proved: the engine and
 // its bound on k or frames.
 type ProofOptions struct {
-	Method string // one of MethodChoice's
-	MaxK   int    // 0: DefaultMaxK
+	Method ProofMethod // "": the plan's choice
+	MaxK   int         // 0: DefaultMaxK
 	// Certificate, when not nil, receives the inductive invariant of a
 	// proof (see WriteCertificate).
 	Certificate *Certificate
@@ -57,7 +57,7 @@ type Certificate struct {
 // stack, no free thread slot), each only if BMC has not already seen it
 // (seen, by index in limits). A violation is replayed as BMC's are; a
 // reachable limit leaves the answer unknown, as in BMC.
-func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName string, opts bmcOptions) (*result.Result, error) {
+func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName SolverName, opts bmcOptions) (*result.Result, error) {
 	sys := m.System()
 	res := &result.Result{Engine: proofName(po.Method, solverName)}
 	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solverMaker(ctx, solverName), Progress: opts.Progress}
@@ -67,11 +67,11 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 	run := func(target ts.Lit) *engine.Proof {
 		task.Target = target
 		switch po.Method {
-		case "kind":
+		case ProofKind:
 			return engine.ImprovedInduction(ctx, sys, task)
-		case "kind-simple":
+		case ProofKindSimple:
 			return engine.KInduction(ctx, sys, task)
-		case "reach":
+		case ProofReach:
 			if sm, ok := m.(encode.Scheduled); ok {
 				task.Threads = &engine.Threads{Sched: sm.Scheduler(), Care: sm.Care(), PC: sm.ProgramCounters()}
 			}
@@ -133,7 +133,7 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		return res, nil
 	}
 	res.Verdict = result.Safe
-	if po.Certificate != nil && proofEngine(po.Method) == "pdr" {
+	if po.Certificate != nil && po.Method.invariant() {
 		// (An empty invariant certifies a target no state can meet.)
 		po.Certificate.Sys, po.Certificate.Target, po.Certificate.Invariant = sys, target, pf.Invariant
 		po.Certificate.Notes = slotNotes(p)
@@ -142,7 +142,7 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 }
 
 // solverMaker makes the solvers of a proof engine, each named name.
-func solverMaker(ctx context.Context, name string) func() solver.Solver {
+func solverMaker(ctx context.Context, name SolverName) func() solver.Solver {
 	return func() solver.Solver {
 		s, err := newSolver(ctx, name)
 		if err != nil {
@@ -155,39 +155,45 @@ func solverMaker(ctx context.Context, name string) func() solver.Solver {
 
 // proofName names the engine of a method with the solver it runs on:
 // reachability runs on decision diagrams whatever the solver.
-func proofName(method, solver string) string {
-	if method == "reach" {
-		solver = "bdd"
+func proofName(method ProofMethod, solver SolverName) string {
+	if method == ProofReach {
+		solver = SolverBDD
 	}
-	return proofEngine(method) + "+" + solver
+	return proofEngine(method) + "+" + string(solver)
 }
 
 // proofEngine names the engine of a method (auto: PDR).
-func proofEngine(method string) string {
+func proofEngine(method ProofMethod) string {
 	switch method {
-	case "kind":
+	case ProofKind:
 		return "k-induction (improved)"
-	case "kind-simple":
+	case ProofKindSimple:
 		return "k-induction (simple path)"
-	case "reach":
+	case ProofReach:
 		return "reachability"
 	}
 	return "pdr"
 }
 
+// invariant says whether a proof of m is an inductive invariant over
+// single states, which a certificate writes: PDR's (auto's too).
+func (m ProofMethod) invariant() bool {
+	return m != ProofKind && m != ProofKindSimple && m != ProofReach
+}
+
 // proofStats words what a proof rests on.
-func proofStats(pf *engine.Proof, method string) string {
+func proofStats(pf *engine.Proof, method ProofMethod) string {
 	lits := 0
 	for _, c := range pf.Invariant {
 		lits += len(c)
 	}
-	switch proofEngine(method) {
-	case "pdr":
-		return fmt.Sprintf("inductive invariant of %s (%d literals) at frame %d", result.Plural(len(pf.Invariant), "clause"), lits, pf.Bound)
-	case "reachability":
+	switch method {
+	case ProofKind, ProofKindSimple:
+		return fmt.Sprintf("%d-inductive", pf.Bound)
+	case ProofReach:
 		return fmt.Sprintf("the reachable states are an inductive invariant (%s)", result.Plural(pf.Nodes, "diagram node"))
 	}
-	return fmt.Sprintf("%d-inductive", pf.Bound)
+	return fmt.Sprintf("inductive invariant of %s (%d literals) at frame %d", result.Plural(len(pf.Invariant), "clause"), lits, pf.Bound)
 }
 
 // proofOpen is the unknown result of a proof engine that stopped while
@@ -368,7 +374,7 @@ func proveSequential(ctx context.Context, p *ir.Program, o Options, progress io.
 
 // proveBounded proves a concurrent program within bd with the proof
 // engine of o.Proof on the sequentialization named method.
-func proveBounded(ctx context.Context, p *ir.Program, o Options, method string, bd seq.Bound, progress io.Writer) (*result.Result, error) {
+func proveBounded(ctx context.Context, p *ir.Program, o Options, method Seq, bd seq.Bound, progress io.Writer) (*result.Result, error) {
 	if bd.Rounds > 0 {
 		bd.Switches = 0
 	}
@@ -389,17 +395,17 @@ func proveBounded(ctx context.Context, p *ir.Program, o Options, method string, 
 // violation is reported when it replays within the bound; one that
 // needs more leaves the answer unknown.
 func checkEveryInterleaving(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
-	o.Proof.Method = "reach"
-	within := o.Bounds.explicitOptions()
+	o.Proof.Method = ProofReach
+	within := o.Bounds.ExplicitOptions()
 	res, err := proveProduct(ctx, p, o, progress, &within)
 	var beyond *beyondBound
 	if errors.As(err, &beyond) {
-		return &result.Result{Engine: proofName("reach", "") + ", direct interleaving product", Verdict: result.Unknown,
-			Bounds: o.Bounds.words(), Depth: o.Bounds.Depth,
+		return &result.Result{Engine: proofName(ProofReach, "") + ", direct interleaving product", Verdict: result.Unknown,
+			Bounds: o.Bounds.Words(), Depth: o.Bounds.Depth,
 			Limits: []result.Limit{{Kind: result.LimitBeyondBound, Detail: "(a violation on some interleaving, which replays only with more: " + beyond.Error() + ")"}}}, nil
 	}
 	if res != nil {
-		bd, _ := contextBound(o.Bounds)
+		bd, _ := o.Bounds.Context()
 		words := "every interleaving (any number of context switches)"
 		if res.Verdict == result.Safe {
 			res.Bounds = strings.Replace(res.Bounds, words, fmt.Sprintf("%s, indeed within every interleaving", bd), 1)
@@ -436,13 +442,13 @@ func proveProduct(ctx context.Context, p *ir.Program, o Options, progress io.Wri
 			if within != nil {
 				tr, err := explicit.Replay(p, *within, onProgram(p, steps))
 				if err != nil {
-					if _, err2 := explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps)); err2 == nil {
+					if _, err2 := explicit.Replay(p, eo.ExplicitOptions(), onProgram(p, steps)); err2 == nil {
 						return nil, &beyondBound{err}
 					}
 				}
 				return tr, err
 			}
-			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
+			return explicit.Replay(p, eo.ExplicitOptions(), onProgram(p, steps))
 		}}
 	res, err := bmcDirect(ctx, encoded(p, false, progress), s, po, encode.DirectOptions{Switches: -1, MaxThreads: o.Bounds.MaxThreads, NoSymmetry: o.Bounds.NoSymmetry})
 	if res != nil {

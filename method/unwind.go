@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -29,7 +29,7 @@ import (
 // It returns nil when the unwinding outgrows the encoding's bound on
 // locations (or ctx ends while it encodes), so that the caller's other
 // method answers.
-func unwound(ctx context.Context, p *ir.Program, frames int, solverName string, opts bmcOptions) (*result.Result, error) {
+func unwound(ctx context.Context, p *ir.Program, frames int, solverName SolverName, opts bmcOptions) (*result.Result, error) {
 	start := time.Now()
 	iterations := map[encode.Loop]int{}
 	for round := 1; ; round++ { // an unwinding

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 
 // checkExplicit runs the explicit engine.
 func checkExplicit(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	if _, err := explicit.New(p, o.Bounds.explicitOptions()); err != nil {
-		return nil, &UsageError{err.Error()}
+	if _, err := explicit.New(p, o.Bounds.ExplicitOptions()); err != nil {
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
 	return deepened(ctx, o, func(o Options) *result.Result {
-		c, _ := explicit.New(p, o.Bounds.explicitOptions())
+		c, _ := explicit.New(p, o.Bounds.ExplicitOptions())
 		return c.Run(ctx)
 	}), nil
 }
@@ -55,6 +55,6 @@ func exhaustive(ctx context.Context, p *ir.Program, o Options) (*result.Result, 
 // lassoExplicit is the explicit livelock search.
 func lassoExplicit(ctx context.Context, p *ir.Program, o Options, lb result.LassoBound) *result.Result {
 	return deepened(ctx, o, func(o Options) *result.Result {
-		return explicit.LassoSearch(ctx, p, lb, o.Bounds.explicitOptions())
+		return explicit.LassoSearch(ctx, p, lb, o.Bounds.ExplicitOptions())
 	})
 }

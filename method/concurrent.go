@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -28,7 +28,7 @@ const untilEnded = 2000
 // When a limit cut the search short (the call depth, the step bound), the
 // smaller bounds are searched too, to say up to which one every
 // execution was covered.
-func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method string, progress io.Writer) (*result.Result, error) {
+func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method Seq, progress io.Writer) (*result.Result, error) {
 	start := time.Now()
 	q := encoded(p, o.StepsStated, progress)
 	lo, hi := 0, o.Bounds.Switches
@@ -49,7 +49,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method strin
 			return nil, err
 		}
 		if res.Engine == "" {
-			res.Engine = "bmc+" + o.Solver
+			res.Engine = "bmc+" + string(o.Solver)
 		}
 		res.Engine = bmcEngine(res.Engine, method)
 		if progress != nil {
@@ -59,7 +59,7 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method strin
 			// Say whose steps: the sequential program's are not the
 			// user's statements.
 			of := "the sequential program"
-			if method == "direct" {
+			if method == SeqDirect {
 				of = "the interleaving product"
 			}
 			for i, l := range res.Limits {
@@ -141,18 +141,18 @@ func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method strin
 // proof engine where BMC cannot cover every execution (proveOnly: the
 // proof engine alone). The counterexample is mapped back to an
 // interleaving and replayed on p within bd.
-func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string, bd seq.Bound, proveOnly bool, progress io.Writer) (*result.Result, error) {
+func checkBound(ctx context.Context, p, q *ir.Program, o Options, method Seq, bd seq.Bound, proveOnly bool, progress io.Writer) (*result.Result, error) {
 	s, err := newSolver(ctx, o.Solver)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	eo := within(o.Bounds, bd)
+	eo := o.Bounds.Within(bd)
 	po := bmcOptions{Depth: o.Bounds.Depth, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
 		Proof: &o.Proof, Solver: o.Solver, Progress: progress, ProveOnly: proveOnly, IdleCut: q != p}
-	if method == "direct" {
+	if method == SeqDirect {
 		po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
-			return explicit.Replay(p, eo.explicitOptions(), onProgram(p, steps))
+			return explicit.Replay(p, eo.ExplicitOptions(), onProgram(p, steps))
 		}
 		return bmcDirect(ctx, q, s, po, encode.DirectOptions{Rounds: bd.Rounds, Switches: eo.Switches, MaxThreads: o.Bounds.MaxThreads, NoSymmetry: o.Bounds.NoSymmetry})
 	}
@@ -161,7 +161,7 @@ func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string,
 	case err != nil && ctx.Err() != nil:
 		return &result.Result{Engine: "bmc+" + s.Name(), Verdict: result.Unknown, Limits: []result.Limit{result.Stopped(ctx, "while sequentializing")}}, nil
 	case err != nil:
-		return nil, &UsageError{err.Error()}
+		return nil, &result.UsageError{Msg: err.Error()}
 	}
 	po.MainFrame, po.Unwind = true, !o.Frames
 	po.Replay = func(steps []result.ReplayStep) (*result.Trace, error) {
@@ -169,27 +169,31 @@ func checkBound(ctx context.Context, p, q *ir.Program, o Options, method string,
 		if err != nil {
 			return nil, err
 		}
-		return explicit.Replay(p, eo.explicitOptions(), onProgram(p, cs))
+		return explicit.Replay(p, eo.ExplicitOptions(), onProgram(p, cs))
 	}
 	return bmc(ctx, sp.Seq, s, po)
 }
 
 // bmcEngine adds the encoding named method to the name of an engine
 // (bmc+gini, or pdr+gini after it), as results name it.
-func bmcEngine(engine, method string) string {
+func bmcEngine(engine string, method Seq) string {
 	return engine + ", " + seqWords(method)
 }
 
 // translation is the sequentialization named method: eager or lazy.
-func translation(method string) func(context.Context, *ir.Program, seq.Bound) (*seq.Program, error) {
-	if method == "eager" {
+func translation(method Seq) func(context.Context, *ir.Program, seq.Bound) (*seq.Program, error) {
+	if method == SeqEager {
 		return seq.Eager
 	}
 	return seq.Lazy
 }
 
-// loops reports whether some procedure of p has a loop or some thread can
-// recurse: executions of any length.
+// Loops reports whether p has executions of any length once the idle
+// steps that close a loop are left out (encoded), as BMC encodes it.
+func Loops(p *ir.Program) bool { return loops(encoded(p, false, nil)) }
+
+// loops reports whether some procedure of p has a loop or some thread
+// can recurse: executions of any length.
 func loops(p *ir.Program) bool {
 	for _, pr := range p.Procs {
 		if len(ir.LoopHeads(pr)) > 0 {
@@ -204,8 +208,8 @@ func loops(p *ir.Program) bool {
 	return false
 }
 
-// within is o with the context bound bd.
-func within(o Bounds, bd seq.Bound) Bounds {
+// Within is o with the context bound bd.
+func (o Bounds) Within(bd seq.Bound) Bounds {
 	o.Rounds, o.Switches = bd.Rounds, bd.Switches
 	if bd.Rounds > 0 {
 		o.Switches = -1

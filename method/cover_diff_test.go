@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -280,4 +280,14 @@ func TestRecursiveThreadsDifferential(t *testing.T) {
 	if tally["0 rounds unsafe, depth hit false"] == 0 {
 		t.Errorf("no violation found: the test checks little: %v", tally)
 	}
+}
+
+// load is the program src, named name, or the test's end.
+func load(t *testing.T, name, src string, opts ir.Options) *ir.Program {
+	t.Helper()
+	p, _, err := ir.Load(context.Background(), name, []byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

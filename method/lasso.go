@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func translationLivelock(ctx context.Context, p *ir.Program, o Options, lb resul
 	var refused notTranslated
 	switch {
 	case errors.As(err, &refused):
-		return nil, &UsageError{fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused.error)}
+		return nil, &result.UsageError{Msg: fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", refused.error)}
 	case err != nil:
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func translated(ctx context.Context, p *ir.Program, o Options, lb result.LassoBo
 	fp, err := fairness.Lasso(ctx, p, lb, depth)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		return &result.Result{Engine: "bmc+" + o.Solver, Verdict: result.Unknown,
+		return &result.Result{Engine: "bmc+" + string(o.Solver), Verdict: result.Unknown,
 			Limits: []result.Limit{result.Stopped(ctx, "while translating")}}, nil, nil
 	case err != nil:
 		return nil, nil, notTranslated{err}
@@ -107,7 +107,7 @@ func translated(ctx context.Context, p *ir.Program, o Options, lb result.LassoBo
 		return nil, nil, err
 	}
 	defer s.Close()
-	eo := o.Bounds.explicitOptions()
+	eo := o.Bounds.ExplicitOptions()
 	po := bmcOptions{Depth: depth, MainFrame: true, MaxSteps: o.MaxSteps, StepsStated: o.StepsStated, UntilEnded: untilEnded,
 		Proof: &o.Proof, Solver: o.Solver, Progress: progress, Unwind: !o.Frames, UniformUnwind: true, HeadStart: lassoHeadStart,
 		Replay: func(steps []result.ReplayStep) (*result.Trace, error) {

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"bmc/encode"
 	"bmc/engine"
 	"bmc/explicit"
+	"bmc/internal/budget"
 	"bmc/ir"
 	"bmc/result"
 	"bmc/solver"
@@ -45,7 +46,7 @@ type bmcOptions struct {
 	// named by Solver. A program none of whose executions is longer than
 	// the bound allows is then proved directly, without BMC first.
 	Proof  *ProofOptions
-	Solver string
+	Solver SolverName
 	// ProveOnly runs the proof engine without BMC first (bmc prove).
 	ProveOnly bool
 	// IdleCut says that p is encoded(asked), a copy of the program asked
@@ -105,7 +106,7 @@ func bmc(ctx context.Context, p *ir.Program, s solver.Solver, opts bmcOptions) (
 			opts.Progress = &lockedWriter{w: opts.Progress} // both methods report
 		}
 		return race(ctx, opts.HeadStart, func(ctx context.Context) (*result.Result, error) {
-			return unwound(ctx, p, frames, s.Name(), opts)
+			return unwound(ctx, p, frames, SolverName(s.Name()), opts)
 		}, unrolled)
 	}
 	return unrolled(ctx)
@@ -176,7 +177,7 @@ func race(ctx context.Context, head time.Duration, first, second func(context.Co
 	}
 	if a == nil {
 		// Wait for a core of its own, or for the first to stop.
-		cores, cancel := borrowed(ctx)
+		cores, cancel := budget.Borrowed(ctx)
 		defer cancel()
 		select {
 		case x := <-firsts:
@@ -437,3 +438,7 @@ func callDepth(p *ir.Program, entry *ir.Proc) int {
 	}
 	return d
 }
+
+// Serialized is w written to by one goroutine at a time: for the
+// progress of methods that run side by side.
+func Serialized(w io.Writer) io.Writer { return &lockedWriter{w: w} }

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 
 // summaryOptions are what a run of the summary engine needs.
 type summaryOptions struct {
-	Solver string // "gini": our Spacer; "z3": Z3's; "bdd": the least model on decision diagrams
+	Solver SolverName // gini: our Spacer; z3: Z3's; bdd: the least model on decision diagrams
 	// Replay replays steps of p (the program the clauses encode) with a
 	// stack of depth frames; nil: on p itself.
 	Replay func(steps []result.ReplayStep, depth int) (*result.Trace, error)
@@ -40,7 +40,7 @@ type hornClauses struct {
 }
 
 // summaryEngine is the engine's name in results and plans.
-func summaryEngine(solverName string) string { return "summaries+" + solverName }
+func summaryEngine(solverName SolverName) string { return "summaries+" + string(solverName) }
 
 // summaries decides a one-thread program at every call depth: its
 // clauses (encode.NewHorn) solved by our Spacer on gini, by Z3's, or by
@@ -72,16 +72,16 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 	var out *engine.HornResult
 	var inl *chc.Inlined // the clauses the solver saw, when it saw them inlined
 	switch o.Solver {
-	case "z3":
+	case SolverZ3:
 		fp, err := smt.NewFixedpoint()
 		if err != nil {
-			return nil, &UsageError{err.Error()}
+			return nil, &result.UsageError{Msg: err.Error()}
 		}
 		out, inl = inlined(sys, func(sys *chc.System) *engine.HornResult {
 			return engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
 		})
 		fp.Close()
-	case "bdd":
+	case SolverBDD:
 		out = engine.LeastModel(ctx, sys, engine.HornOptions{})
 	default:
 		out, inl = inlined(sys, func(sys *chc.System) *engine.HornResult {
@@ -96,9 +96,9 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		res.Stats += fmt.Sprintf(", %d predicates inlined", inl.Removed())
 	}
 	switch o.Solver {
-	case "gini":
+	case SolverGini:
 		res.Stats += fmt.Sprintf(", %d levels, %s", out.Levels, out.Stats)
-	case "bdd":
+	case SolverBDD:
 		res.Stats += fmt.Sprintf(", %d growths of the relations", out.Levels)
 	}
 	switch out.Status {
@@ -206,16 +206,16 @@ func summariesOf(sys *chc.System, in *chc.Interpretation) []string {
 // can never pass leaves no clause). Its counterexample is replayed on p
 // within the bounds and, where the user stated the call depth, must fit
 // in it.
-func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string) (*result.Result, error) {
+func checkSummaries(ctx context.Context, p *ir.Program, o Options, method Seq) (*result.Result, error) {
 	q, folded := ir.FoldConstantGlobals(p)
 	target, bounds := q, ""
 	eo := explicit.DefaultOptions()
 	var interleave func([]result.ReplayStep) ([]result.ReplayStep, error)
 	so := summaryOptions{Solver: o.Solver}
 	switch method {
-	case "contexts", "product":
-		bd, _ := contextBound(o.Bounds)
-		bounds, eo = bd.String(), within(o.Bounds, bd).explicitOptions()
+	case SeqContexts, SeqProduct:
+		bd, _ := o.Bounds.Context()
+		bounds, eo = bd.String(), o.Bounds.Within(bd).ExplicitOptions()
 		var getafixAt [][]bool
 		if o.Bounds.GetafixSwitches {
 			// Read off the program as written: the fold drops reads.
@@ -225,20 +225,20 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 		so.Clauses = func(ctx context.Context) (*hornClauses, error) {
 			cl, err := boundedClauses(ctx, q, method, bd, getafixAt)
 			if err != nil && ctx.Err() == nil {
-				err = &UsageError{err.Error()}
+				err = &result.UsageError{Msg: err.Error()}
 			}
 			return cl, err
 		}
-	case "eager", "lazy":
-		bd, _ := contextBound(o.Bounds)
+	case SeqEager, SeqLazy:
+		bd, _ := o.Bounds.Context()
 		sp, err := translation(method)(ctx, q, bd)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return stoppedSummary(ctx, &result.Result{Engine: summaryName(o.Solver, method)}), nil
 		case err != nil:
-			return nil, &UsageError{err.Error()}
+			return nil, &result.UsageError{Msg: err.Error()}
 		}
-		target, bounds, eo, interleave = sp.Seq, bd.String(), within(o.Bounds, bd).explicitOptions(), sp.Interleave
+		target, bounds, eo, interleave = sp.Seq, bd.String(), o.Bounds.Within(bd).ExplicitOptions(), sp.Interleave
 	}
 	// fits says the violation replays within a stated depth; needs is
 	// the depth its trace reaches.
@@ -268,10 +268,10 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method string
 			c.Summaries = summariesOf(sys, in)
 			switch method {
 			case "":
-			case "contexts", "product":
-				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc export --chc --seq "+method+" prints its clauses)")
+			case SeqContexts, SeqProduct:
+				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc export --chc --seq "+string(method)+" prints its clauses)")
 			default:
-				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+method+" prints it)")
+				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+string(method)+" prints it)")
 			}
 		}
 	}
@@ -315,8 +315,8 @@ func foldedWords(folded []*ir.Var) string {
 
 // boundedClauses are the clauses of the bounded-context question in
 // the summary engine's own encoding named method (contexts, product).
-func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bound, getafixAt [][]bool) (*hornClauses, error) {
-	if method == "product" {
+func boundedClauses(ctx context.Context, p *ir.Program, method Seq, bd seq.Bound, getafixAt [][]bool) (*hornClauses, error) {
+	if method == SeqProduct {
 		h, err := encode.NewProduct(ctx, p, bd.Rounds, bd.Switches, getafixAt)
 		if err != nil {
 			return nil, err
@@ -334,7 +334,7 @@ func boundedClauses(ctx context.Context, p *ir.Program, method string, bd seq.Bo
 }
 
 // summaryName names the summary engine on a sequentialization.
-func summaryName(solverName, method string) string {
+func summaryName(solverName SolverName, method Seq) string {
 	if method == "" {
 		return summaryEngine(solverName)
 	}

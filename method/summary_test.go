@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -57,7 +57,7 @@ func TestDifferentialSummaries(t *testing.T) {
 				t.Fatalf("seed %d, %s: %s\nexplicit: %s %v\nsummaries: %s %v %s\n%s", seed, name, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
 			}
-			counts[name+" "+res.Verdict.String()]++
+			counts[string(name)+" "+res.Verdict.String()]++
 		}
 	}
 	bothVerdicts(t, solvers, counts)
@@ -98,7 +98,7 @@ func TestDifferentialContexts(t *testing.T) {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
 			}
-			counts[name+" "+res.Verdict.String()]++
+			counts[string(name)+" "+res.Verdict.String()]++
 		}
 	}
 	bothVerdicts(t, solvers, counts)
@@ -141,14 +141,14 @@ func TestDifferentialProduct(t *testing.T) {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: %v\n%s", seed, name, rounds, switches, err, src)
 			}
 			if res.Verdict == result.Unknown && ctx.Err() != nil {
-				counts[name+" out of time"]++
+				counts[string(name)+" out of time"]++
 				continue
 			}
 			if why := disagreement(ex, res); why != "" || res.Verdict != ex.Verdict {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\nproduct: %s %v %s\n%s", seed, name, rounds, switches, why,
 					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
 			}
-			counts[name+" "+res.Verdict.String()]++
+			counts[string(name)+" "+res.Verdict.String()]++
 		}
 	}
 	bothVerdicts(t, solvers, counts)
@@ -191,7 +191,7 @@ func TestDifferentialGetafixSwitches(t *testing.T) {
 		if plain.Verdict == result.Safe && ex.Verdict == result.Unsafe && !plain.Incomplete() {
 			t.Fatalf("seed %d: a violation with Getafix's switch points but none without them\n%s", seed, src)
 		}
-		for _, name := range []string{"bdd", "gini"} {
+		for _, name := range []SolverName{SolverBDD, SolverGini} {
 			o := Options{Solver: name, Bounds: DefaultBounds()}
 			o.Bounds.Rounds, o.Bounds.Switches, o.Bounds.GetafixSwitches = rounds, switches, true
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -201,17 +201,17 @@ func TestDifferentialGetafixSwitches(t *testing.T) {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, name, err, src)
 			}
 			if res.Verdict == result.Unknown && ctx.Err() != nil {
-				counts[name+" out of time"]++
+				counts[string(name)+" out of time"]++
 				continue
 			}
 			if res.Verdict != ex.Verdict {
 				t.Fatalf("seed %d, %s, %d rounds, %d switches: explicit %s, product %s %v\n%s", seed, name, rounds, switches,
 					ex.Verdict, res.Verdict, res.Limits, src)
 			}
-			counts[name+" "+res.Verdict.String()]++
+			counts[string(name)+" "+res.Verdict.String()]++
 		}
 	}
-	bothVerdicts(t, []string{"bdd", "gini"}, counts)
+	bothVerdicts(t, []SolverName{SolverBDD, SolverGini}, counts)
 	if narrower == 0 {
 		t.Errorf("no program is safe with Getafix's switch points and unsafe without them: the rule went untested")
 	}
@@ -302,22 +302,22 @@ func disagreement(ex, res *result.Result) string {
 
 // bothVerdicts fails unless each solver gave both verdicts: the random
 // programs must exercise proofs and counterexamples alike.
-func bothVerdicts(t *testing.T, solvers []string, counts map[string]int) {
+func bothVerdicts(t *testing.T, solvers []SolverName, counts map[string]int) {
 	t.Helper()
 	t.Logf("outcomes: %v", counts)
 	for _, name := range solvers {
-		if counts[name+" safe"] == 0 || counts[name+" unsafe"] == 0 {
+		if counts[string(name)+" safe"] == 0 || counts[string(name)+" unsafe"] == 0 {
 			t.Errorf("%s: want both verdicts among the programs, got %v", name, counts)
 		}
 	}
 }
 
 // summarySolvers are the solvers of the summary engine in this build.
-func summarySolvers() []string {
+func summarySolvers() []SolverName {
 	if smt.Available {
-		return []string{"gini", "bdd", "z3"}
+		return []SolverName{SolverGini, SolverBDD, SolverZ3}
 	}
-	return []string{"gini", "bdd"}
+	return []SolverName{SolverGini, SolverBDD}
 }
 
 // TestFoldDecidesSafeStack checks the SafeStack variant whose checks
@@ -344,44 +344,6 @@ func TestFoldDecidesSafeStack(t *testing.T) {
 	}
 	if res.Verdict != result.Safe || !strings.Contains(res.Proof, "stack_value0_0") {
 		t.Errorf("%s %v, proof %q; want safe with stack_value0_0 folded", res.Verdict, res.Limits, res.Proof)
-	}
-}
-
-// TestDeepViolationInThread: a thread's violation that needs 21 frames
-// (examples/deep_thread.bpl) is found without --depth, its summaries'
-// trace replayed with the depth it reaches (the replay once ran with 16
-// frames and failed: init's return was counted on the first thread's
-// stack), and within a stated depth of 16 the answer is unknown, naming
-// the depth the violation needs, as soon as the searches within it end.
-func TestDeepViolationInThread(t *testing.T) {
-	src, err := readExample("deep_thread.bpl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := load(t, "deep_thread.bpl", src, ir.Options{})
-	for _, c := range []struct {
-		name          string
-		rounds, depth int
-		want          result.Verdict
-		limit, solver string
-	}{
-		{"one round", 1, 0, result.Unsafe, "", "gini"},
-		{"one round, bdd", 1, 0, result.Unsafe, "", "bdd"},
-		{"one round, depth 16", 1, 16, result.Unknown, "needs call depth 21", "gini"},
-		{"one round, depth 21", 1, 21, result.Unsafe, "", "gini"},
-	} {
-		o := Options{Solver: c.solver, SolverStated: c.solver != "gini", MaxSteps: 50, Bounds: DefaultBounds()}
-		o.Bounds.Rounds = c.rounds
-		if c.depth > 0 {
-			o.Bounds.Depth, o.DepthStated = c.depth, true
-		}
-		res, err := Check(context.Background(), p, o)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if res.Verdict != c.want || !strings.Contains(res.LimitText(), c.limit) || c.want == result.Unsafe && res.Trace == nil {
-			t.Errorf("%s: %s %v (%s), want %s naming %q", c.name, res.Verdict, res.Limits, res.Engine, c.want, c.limit)
-		}
 	}
 }
 
@@ -434,7 +396,7 @@ end
 		{"mutual", mutual, 41},
 	} {
 		p := load(t, c.name+".bpl", c.src, ir.Options{})
-		for _, name := range []string{"gini", "bdd"} {
+		for _, name := range []SolverName{SolverGini, SolverBDD} {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			start := time.Now()
 			res, err := summaries(ctx, p, summaryOptions{Solver: name})

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestReachDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		got, err := Prove(ctx, p, o)
+		got, err := ProveProduct(p, o).Run(ctx, nil)
 		cancel()
 		if err != nil {
 			t.Fatalf("seed %d: prove: %v\n%s", seed, err, src)
@@ -48,7 +48,7 @@ func TestReachDifferential(t *testing.T) {
 		for _, bd := range []struct{ rounds, switches int }{{2, -1}, {0, 2}} {
 			ob := o
 			ob.Bounds.Rounds, ob.Bounds.Switches = bd.rounds, bd.switches
-			eo := ob.Bounds.explicitOptions()
+			eo := ob.Bounds.ExplicitOptions()
 			eo.Timeout = 20 * time.Second
 			ch, err := explicit.New(p, eo)
 			if err != nil {
@@ -59,15 +59,15 @@ func TestReachDifferential(t *testing.T) {
 			res, err := checkEveryInterleaving(ctx, p, ob, nil)
 			cancel()
 			if err != nil {
-				t.Fatalf("seed %d, %s: %v\n%s", seed, ob.Bounds.words(), err, src)
+				t.Fatalf("seed %d, %s: %v\n%s", seed, ob.Bounds.Words(), err, src)
 			}
 			switch {
 			case res.Verdict == result.Unknown && !res.Has(result.LimitBeyondBound):
-				t.Fatalf("seed %d, %s: unknown %v\n%s", seed, ob.Bounds.words(), res.Limits, src)
+				t.Fatalf("seed %d, %s: unknown %v\n%s", seed, ob.Bounds.Words(), res.Limits, src)
 			case res.Verdict != result.Unknown && res.Verdict != want.Verdict:
-				t.Fatalf("seed %d, %s: reachability says %s, the explicit search %s\n%s", seed, ob.Bounds.words(), res.Verdict, want.Verdict, src)
+				t.Fatalf("seed %d, %s: reachability says %s, the explicit search %s\n%s", seed, ob.Bounds.Words(), res.Verdict, want.Verdict, src)
 			case res.Verdict == result.Unsafe && res.Trace == nil:
-				t.Fatalf("seed %d, %s: a violation without a trace", seed, ob.Bounds.words())
+				t.Fatalf("seed %d, %s: a violation without a trace", seed, ob.Bounds.Words())
 			}
 			counts["bounded "+res.Verdict.String()]++
 		}

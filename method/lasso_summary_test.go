@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func TestKeyframeSummaries(t *testing.T) {
 			counts["explicit unknown"]++
 			continue
 		}
-		for _, solver := range []string{[]string{"gini", "bdd"}[seed%3/2]} {
+		for _, solver := range []SolverName{[]SolverName{SolverGini, SolverBDD}[seed%3/2]} {
 			o := Options{Solver: solver, Bounds: DefaultBounds()}
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
 			got, err := keyframeLivelock(ctx, p, o, lb)

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestAmplifyDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		var answers []result.Verdict
-		for _, name := range []string{"bdd", "gini"} {
+		for _, name := range []SolverName{SolverBDD, SolverGini} {
 			o.Solver = name
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			res, err := proveAmplify(ctx, p, o, nil)

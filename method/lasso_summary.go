@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // keyframeEngine names the summary engine on the lasso translation with
 // keyframes.
-func keyframeEngine(solverName string) string {
+func keyframeEngine(solverName SolverName) string {
 	return summaryEngine(solverName) + ", keyframe translation"
 }
 
@@ -34,7 +34,7 @@ func keyframeLivelock(ctx context.Context, p *ir.Program, o Options, lb result.L
 	case err != nil:
 		return nil, notTranslated{err}
 	}
-	eo := o.Bounds.explicitOptions()
+	eo := o.Bounds.ExplicitOptions()
 	// fits says the livelock replays within a stated depth; needs is
 	// the depth its trace reaches.
 	fits, needs, longer := true, 0, result.LassoBound{}

@@ -1,4 +1,4 @@
-package driver
+package method
 
 import (
 	"context"
@@ -21,16 +21,16 @@ func TestAmplifyK(t *testing.T) {
 		name   string
 		src    string
 		k      int
-		solver []string
+		solver []SolverName
 	}{
-		{"handshake of 1", progen.HandshakePump(1), 2, []string{"bdd", "gini"}},
-		{"handshake of 3", progen.HandshakePump(3), 4, []string{"bdd", "gini"}},
-		{"handshake of 5", progen.HandshakePump(5), 6, []string{"bdd"}},
-		{"lock/unlock, 2 threads", progen.LockUnlock(2, 2), 2, []string{"bdd", "gini"}},
+		{"handshake of 1", progen.HandshakePump(1), 2, []SolverName{"bdd", "gini"}},
+		{"handshake of 3", progen.HandshakePump(3), 4, []SolverName{"bdd", "gini"}},
+		{"handshake of 5", progen.HandshakePump(5), 6, []SolverName{"bdd"}},
+		{"lock/unlock, 2 threads", progen.LockUnlock(2, 2), 2, []SolverName{"bdd", "gini"}},
 	}
 	for _, tc := range tests {
 		for _, name := range tc.solver {
-			t.Run(tc.name+" "+name, func(t *testing.T) {
+			t.Run(tc.name+" "+string(name), func(t *testing.T) {
 				p, _, err := ir.Load(context.Background(), "x.bpl", []byte(tc.src), ir.Options{})
 				if err != nil {
 					t.Fatal(err)
