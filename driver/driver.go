@@ -35,7 +35,7 @@ func complete(o *method.Options, engine bool) error {
 // Check searches p for a violation within o's bounds. Errors are
 // *UsageError for requests that do not fit the program, others internal.
 func Check(ctx context.Context, p *ir.Program, o method.Options) (*result.Result, error) {
-	return run(ctx, p, o, safety, result.LassoBound{})
+	return run(ctx, p, o, method.Safety, result.LassoBound{})
 }
 
 // Prove proves p safe for executions of any length: a sequential program
@@ -45,7 +45,7 @@ func Check(ctx context.Context, p *ir.Program, o method.Options) (*result.Result
 // are *UsageError for requests that do not fit the program, others
 // internal.
 func Prove(ctx context.Context, p *ir.Program, o method.Options) (*result.Result, error) {
-	return run(ctx, p, o, proof, result.LassoBound{})
+	return run(ctx, p, o, method.Proof, result.LassoBound{})
 }
 
 // Livelock searches p for a livelock within lb: a fair execution that
@@ -54,11 +54,11 @@ func Prove(ctx context.Context, p *ir.Program, o method.Options) (*result.Result
 // stem and loop replay on the explicit interpreter, the loop coming back
 // and meeting the fairness.
 func Livelock(ctx context.Context, p *ir.Program, o method.Options, lb result.LassoBound) (*result.Result, error) {
-	return run(ctx, p, o, livelock, lb)
+	return run(ctx, p, o, method.Livelock, lb)
 }
 
 // run makes the plan for question q and runs it within o's limits.
-func run(ctx context.Context, p *ir.Program, o method.Options, q question, lb result.LassoBound) (*result.Result, error) {
+func run(ctx context.Context, p *ir.Program, o method.Options, q method.Question, lb result.LassoBound) (*result.Result, error) {
 	start := time.Now()
 	ctx, stop := Limit(ctx, o.Timeout, o.MaxMemory)
 	defer stop()
@@ -76,14 +76,14 @@ func run(ctx context.Context, p *ir.Program, o method.Options, q question, lb re
 	if err != nil {
 		return nil, err
 	}
-	res.Lasso = q == livelock
+	res.Lasso = q == method.Livelock
 	wordDepth(res, p, o)
 	if res.Verdict == result.Unknown && res.Advice == "" {
 		within := ""
-		if bd, ok := o.Bounds.Context(); ok && q == safety {
+		if bd, ok := o.Bounds.Context(); ok && q == method.Safety {
 			within = bd.String()
 		}
-		res.Advice = res.Advise(within, q == proof)
+		res.Advice = res.Advise(within, q == method.Proof)
 	}
 	if res.Verdict == result.Unknown && pl.note != "" {
 		res.Advice += "; " + pl.note

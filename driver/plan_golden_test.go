@@ -35,25 +35,25 @@ var planKinds = []struct {
 // planQuestion is one question as a command asks it: its bounds.
 type planQuestion struct {
 	words    string // the command line's words for it
-	q        question
+	q        method.Question
 	rounds   int
 	switches int
 	lasso    result.LassoBound
 }
 
 var planQuestions = []planQuestion{
-	{words: "check", q: safety, switches: -1},
-	{words: "check -k 2", q: safety, rounds: 2, switches: -1},
-	{words: "check --switches 2", q: safety, switches: 2},
-	{words: "check --lasso 1,1", q: livelock, switches: -1, lasso: result.LassoBound{Stem: 1, Loop: 1}},
-	{words: "prove", q: proof, switches: -1},
-	{words: "prove -k 2", q: proof, rounds: 2, switches: -1},
+	{words: "check", q: method.Safety, switches: -1},
+	{words: "check -k 2", q: method.Safety, rounds: 2, switches: -1},
+	{words: "check --switches 2", q: method.Safety, switches: 2},
+	{words: "check --lasso 1,1", q: method.Livelock, switches: -1, lasso: result.LassoBound{Stem: 1, Loop: 1}},
+	{words: "prove", q: method.Proof, switches: -1},
+	{words: "prove -k 2", q: method.Proof, rounds: 2, switches: -1},
 }
 
 // planPins are the flags that pin a part of the plan, one at a time,
 // from the vocabulary table: every value of --engine (check), --method
 // (prove), --seq and --solver.
-func planPins(q question) [][2]string {
+func planPins(q method.Question) [][2]string {
 	pins := [][2]string{{}}
 	add := func(c method.Choice) {
 		for _, v := range c.Values {
@@ -62,7 +62,7 @@ func planPins(q question) [][2]string {
 			}
 		}
 	}
-	if q == proof {
+	if q == method.Proof {
 		add(method.MethodChoice)
 	} else {
 		add(method.EngineChoice)
@@ -120,7 +120,7 @@ func TestPlansGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (go test ./driver -run TestPlansGolden -update writes it)", err)
 	}
-	got, wantRows := planRows(out.String()), planRows(string(want))
+	got, wantRows := goldenRows(out.String()), goldenRows(string(want))
 	if len(got) != len(wantRows) {
 		t.Fatalf("%d plans printed, %d in %s: the matrix changed (-update rewrites it)", len(got), len(wantRows), path)
 	}
@@ -164,14 +164,14 @@ func planText(p *ir.Program, pq planQuestion, pin [2]string) string {
 	return strings.TrimSuffix(text.String(), "\n")
 }
 
-// planRow is one row of the golden file.
-type planRow struct{ words, plan string }
+// goldenRow is one row of the golden file.
+type goldenRow struct{ words, plan string }
 
-func planRows(s string) []planRow {
-	var rows []planRow
+func goldenRows(s string) []goldenRow {
+	var rows []goldenRow
 	for _, part := range strings.Split(s, "== ")[1:] {
 		words, plan, _ := strings.Cut(strings.TrimSuffix(part, "\n"), "\n")
-		rows = append(rows, planRow{words, plan})
+		rows = append(rows, goldenRow{words, plan})
 	}
 	return rows
 }

@@ -238,79 +238,14 @@ func childrenBytes() int64 {
 // candidate won), it is killed.
 func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan int, progress io.Writer) (*result.Result, error) {
 	name := pl.Candidates[i].Name
-	cmd := exec.Command(pl.command[0], pl.command[1:]...)
-	share := budget.MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d", candidateEnv, i, cpu, share))
-	answerR, answerW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	defer answerR.Close()
-	progressR, progressW, err := os.Pipe()
-	if err != nil {
-		answerW.Close()
-		return nil, err
-	}
-	defer progressR.Close()
-	cmd.ExtraFiles = []*os.File{answerW, progressW}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	var stderr tail.Buffer
-	cmd.Stderr = &stderr
-	err = cmd.Start()
-	answerW.Close()
-	progressW.Close()
+	c, err := pl.startProcess(outer, i, cpu, progress)
 	if err != nil {
 		return nil, fmt.Errorf("starting the candidate %s: %w", name, err)
 	}
-	addChild(cmd.Process.Pid, true)
-	defer addChild(cmd.Process.Pid, false)
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		sc := bufio.NewScanner(progressR)
-		for sc.Scan() {
-			if progress != nil {
-				fmt.Fprintln(progress, sc.Text())
-			}
-		}
-	}()
-	answers := make(chan reply, 1)
-	go func() {
-		var r reply
-		if gob.NewDecoder(answerR).Decode(&r) != nil {
-			close(answers) // the process ended without an answer
-			return
-		}
-		answers <- r
-	}()
-	var r reply
-	var ok bool
-	for waiting := true; waiting; {
-		select {
-		case lent := <-lend:
-			fmt.Fprintf(stdin, "core %d\n", lent)
-			continue
-		case r, ok = <-answers:
-		case <-ctx.Done():
-			if outer.Err() == nil {
-				cmd.Process.Kill() // another candidate won
-				break
-			}
-			io.WriteString(stdin, whyEnded(outer))
-			select {
-			case r, ok = <-answers:
-			case <-time.After(answerGrace):
-				cmd.Process.Kill()
-			}
-		}
-		waiting = false
-	}
-	stdin.Close()
-	werr := cmd.Wait()
-	<-copied
+	defer addChild(c.cmd.Process.Pid, false)
+	r, ok := c.await(outer, ctx, lend)
+	werr := c.cmd.Wait()
+	<-c.copied
 	switch {
 	case ok && r.Err == "":
 		return r.Result, nil
@@ -326,5 +261,96 @@ func (pl *Plan) runProcess(outer, ctx context.Context, i, cpu int, lend <-chan i
 		return &result.Result{Engine: name, Verdict: result.Unknown,
 			Limits: []result.Limit{result.Stopped(ctx, "")}, Stats: "stopped before it answered"}, nil
 	}
-	return nil, fmt.Errorf("internal error: the candidate %s ended without an answer (%v): %s", name, werr, stderr.String())
+	return nil, fmt.Errorf("internal error: the candidate %s ended without an answer (%v): %s", name, werr, c.stderr.String())
+}
+
+// candidateRun is a candidate's process while it runs: its standard
+// input (the parent's words), its answer once it has one, and its
+// progress copied until copied closes.
+type candidateRun struct {
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	stderr  *tail.Buffer
+	answers chan reply // closed without one when the process ends without an answer
+	copied  chan struct{}
+}
+
+// startProcess starts candidate i as a process pinned to processor cpu,
+// with its share of the memory limit.
+func (pl *Plan) startProcess(outer context.Context, i, cpu int, progress io.Writer) (*candidateRun, error) {
+	cmd := exec.Command(pl.command[0], pl.command[1:]...)
+	share := budget.MemoryLimit(outer) / int64(pl.Cores) * 9 / 10 // the parent keeps a little
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d %d %d", candidateEnv, i, cpu, share))
+	answerR, answerW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	progressR, progressW, err := os.Pipe()
+	if err != nil {
+		answerR.Close()
+		answerW.Close()
+		return nil, err
+	}
+	cmd.ExtraFiles = []*os.File{answerW, progressW}
+	c := &candidateRun{cmd: cmd, stderr: &tail.Buffer{}, answers: make(chan reply, 1), copied: make(chan struct{})}
+	if c.stdin, err = cmd.StdinPipe(); err == nil {
+		cmd.Stderr = c.stderr
+		err = cmd.Start()
+	}
+	answerW.Close()
+	progressW.Close()
+	if err != nil {
+		answerR.Close()
+		progressR.Close()
+		return nil, err
+	}
+	addChild(cmd.Process.Pid, true)
+	go func() {
+		defer close(c.copied)
+		defer progressR.Close()
+		sc := bufio.NewScanner(progressR)
+		for sc.Scan() {
+			if progress != nil {
+				fmt.Fprintln(progress, sc.Text())
+			}
+		}
+	}()
+	go func() {
+		defer answerR.Close()
+		var r reply
+		if gob.NewDecoder(answerR).Decode(&r) != nil {
+			close(c.answers)
+			return
+		}
+		c.answers <- r
+	}()
+	return c, nil
+}
+
+// await waits for the process's answer, lending it the processors that
+// come on lend. When ctx ends because the run's limits (outer) ended,
+// the process is told why and answers; when the run ends otherwise
+// (another candidate won), it is killed. ok is false without an answer.
+func (c *candidateRun) await(outer, ctx context.Context, lend <-chan int) (r reply, ok bool) {
+	defer c.stdin.Close()
+	for {
+		select {
+		case lent := <-lend:
+			fmt.Fprintf(c.stdin, "core %d\n", lent)
+			continue
+		case r, ok = <-c.answers:
+		case <-ctx.Done():
+			if outer.Err() == nil {
+				c.cmd.Process.Kill() // another candidate won
+				return r, false
+			}
+			io.WriteString(c.stdin, whyEnded(outer))
+			select {
+			case r, ok = <-c.answers:
+			case <-time.After(answerGrace):
+				c.cmd.Process.Kill()
+			}
+		}
+		return r, ok
+	}
 }

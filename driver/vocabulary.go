@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bmc/method"
 	"fmt"
 	"slices"
 )
@@ -55,43 +56,69 @@ var (
 var Aparts = aparts()
 
 func aparts() []Apart {
-	var out []Apart
-	add := func(command, flag string, when Given, why string) {
-		out = append(out, Apart{Command: command, Flag: Given{Flag: flag}, When: when, Why: why})
+	var out apartList
+	out.check()
+	out.prove()
+	out.export()
+	out.seq()
+	return out
+}
+
+// apartList collects the pairs of flags that do not go together.
+type apartList []Apart
+
+func (l *apartList) add(command, flag string, when Given, why string) {
+	*l = append(*l, Apart{Command: command, Flag: Given{Flag: flag}, When: when, Why: why})
+}
+
+func (l *apartList) addValues(command, flag string, values []string, when Given, why string) {
+	*l = append(*l, Apart{Command: command, Flag: Given{Flag: flag, Values: values}, When: when, Why: why})
+}
+
+// names are the values of typed names, as flags give them.
+func names[T ~string](values ...T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
 	}
-	addValues := func(command, flag string, values []string, when Given, why string) {
-		out = append(out, Apart{Command: command, Flag: Given{Flag: flag, Values: values}, When: when, Why: why})
-	}
-	explicit := Given{Flag: "engine", Values: []string{"explicit"}, Words: "--engine explicit"}
+	return out
+}
+
+// lasso is the flag of the livelock question.
+var lasso = Given{Flag: "lasso", Words: "--lasso"}
+
+// check adds bmc check's pairs: the flags one engine reads and the
+// other does not, and those the livelock question and Getafix's switch
+// points do not take.
+func (l *apartList) check() {
+	explicit := Given{Flag: "engine", Values: names(method.EngineExplicit), Words: "--engine explicit"}
 	for _, o := range bmcOnly {
-		add("check", o.flag, explicit, o.why)
+		l.add("check", o.flag, explicit, o.why)
 	}
-	bmcPins := []Given{{Flag: "engine", Values: []string{"bmc"}, Words: "--engine bmc"}}
-	for _, s := range []string{"eager", "lazy", "direct"} {
-		bmcPins = append(bmcPins, Given{Flag: "seq", Values: []string{s}, Words: "--seq " + s + ", which selects the bmc engine"})
+	bmcPins := []Given{{Flag: "engine", Values: names(method.EngineBMC), Words: "--engine bmc"}}
+	for _, s := range []method.Seq{method.SeqEager, method.SeqLazy, method.SeqDirect} {
+		bmcPins = append(bmcPins, Given{Flag: "seq", Values: names(s), Words: "--seq " + string(s) + ", which selects the bmc engine"})
 	}
 	// The interleaving product breaks the symmetry of thread groups too
 	// (--no-symmetry goes with --seq direct).
-	direct := &Given{Flag: "seq", Values: []string{"direct"}, Words: "--seq direct"}
+	direct := &Given{Flag: "seq", Values: names(method.SeqDirect), Words: "--seq direct"}
 	for _, pin := range bmcPins {
 		for _, o := range explicitOnly {
 			a := Apart{Command: "check", Flag: Given{Flag: o.flag}, When: pin, Why: o.why}
 			switch {
-			case o.flag == "no-symmetry" && pin.Flag == "seq" && pin.Values[0] == "direct":
+			case o.flag == "no-symmetry" && pin.Flag == "seq" && pin.Values[0] == string(method.SeqDirect):
 				continue
 			case o.flag == "no-symmetry":
 				a.Unless = direct
 			}
-			out = append(out, a)
+			*l = append(*l, a)
 		}
 	}
-	for _, s := range []string{"eager", "lazy"} {
-		add("check", "max-threads", Given{Flag: "seq", Values: []string{s}, Words: "--seq " + s + ", which selects the bmc engine"},
+	for _, s := range []method.Seq{method.SeqEager, method.SeqLazy} {
+		l.add("check", "max-threads", Given{Flag: "seq", Values: names(s), Words: "--seq " + string(s) + ", which selects the bmc engine"},
 			"the eager and lazy sequentializations take no program that starts threads")
 	}
-	add("check", "frames", Given{Flag: "seq", Values: []string{"direct"}, Words: "--seq direct"},
-		"the interleaving product is always unrolled frame by frame")
-	lasso := Given{Flag: "lasso", Words: "--lasso"}
+	l.add("check", "frames", *direct, "the interleaving product is always unrolled frame by frame")
 	for _, o := range []struct{ flag, why string }{
 		{"rounds", "the lasso's rounds are its stem and loop"},
 		{"switches", "the lasso is bounded by rounds, its stem and loop"},
@@ -100,46 +127,56 @@ func aparts() []Apart {
 		{"switch-points", "Getafix's switch points are asked for safety only"},
 		{"max-threads", "the livelock search takes programs with a fixed set of threads"},
 	} {
-		add("check", o.flag, lasso, o.why)
+		l.add("check", o.flag, lasso, o.why)
 	}
-	addValues("check", "seq", []string{"lazy", "contexts", "product"}, lasso,
+	l.addValues("check", "seq", names(method.SeqLazy, method.SeqContexts, method.SeqProduct), lasso,
 		"the livelock search has its own translation (eager, with the loop closed) or runs on the interleaving product (direct)")
 	getafix := Given{Flag: "switch-points", Values: []string{"getafix"}, Words: "--switch-points getafix"}
-	add("check", "no-reduction", getafix, "that search takes one step at a time already")
+	l.add("check", "no-reduction", getafix, "that search takes one step at a time already")
 	symmetryWhy := "they order the thread instances, so the search does not reduce by symmetry there"
-	add("check", "no-symmetry", Given{Flag: "rounds", Words: "-k"}, symmetryWhy)
-	add("check", "no-symmetry", getafix, symmetryWhy)
+	l.add("check", "no-symmetry", Given{Flag: "rounds", Words: "-k"}, symmetryWhy)
+	l.add("check", "no-symmetry", getafix, symmetryWhy)
+}
 
+// prove adds bmc prove's pairs: the exhaustive search's limit where it
+// does not run, and certificates no invariant gives.
+func (l *apartList) prove() {
 	proofPinned := "it limits the exhaustive search, which runs only when no flag chooses the proof engine"
-	add("prove", "max-states", Given{Flag: "method", Words: "--method"}, proofPinned)
-	add("prove", "max-states", Given{Flag: "seq", Words: "--seq"}, proofPinned)
-	add("prove", "max-states", Given{Flag: "certificate", Words: "--certificate"}, proofPinned)
-	add("prove", "certificate", Given{Flag: "method", Values: []string{"reach"}, Words: "--method reach"},
+	l.add("prove", "max-states", Given{Flag: "method", Words: "--method"}, proofPinned)
+	l.add("prove", "max-states", Given{Flag: "seq", Words: "--seq"}, proofPinned)
+	l.add("prove", "max-states", Given{Flag: "certificate", Words: "--certificate"}, proofPinned)
+	l.add("prove", "certificate", Given{Flag: "method", Values: names(method.ProofReach), Words: "--method reach"},
 		"reach's invariant is a decision diagram over the state bits, re-checked but not written")
-	add("prove", "certificate", Given{Flag: "method", Values: []string{"kind", "kind-simple"}, Words: "--method kind or kind-simple"},
+	l.add("prove", "certificate", Given{Flag: "method", Values: names(method.ProofKind, method.ProofKindSimple), Words: "--method kind or kind-simple"},
 		"k-induction proves no invariant over single states")
+}
 
+// export adds bmc export's pairs.
+func (l *apartList) export() {
 	for _, o := range []struct{ flag, why string }{
 		{"rounds", "the livelock question is bounded by its stem and loop rounds"},
 		{"switches", "the livelock question is bounded by its stem and loop rounds"},
 		{"max-threads", "the livelock question is asked of a fixed set of threads"},
 		{"chc", "--chc asks the safety question"},
 	} {
-		add("export", o.flag, lasso, o.why)
+		l.add("export", o.flag, lasso, o.why)
 	}
-	addValues("export", "seq", []string{"eager", "lazy", "contexts", "product"}, lasso,
+	l.addValues("export", "seq", names(method.SeqEager, method.SeqLazy, method.SeqContexts, method.SeqProduct), lasso,
 		"the livelock question is written on the interleaving product (direct); bmc seq --lasso prints the lasso translation")
 	for _, f := range []string{"aiger", "chc"} {
-		add("export", "property", Given{Flag: f, Words: "--" + f}, "--property chooses the bad state of --dimacs or --smt2; the AIGER file has both properties as outputs, the Horn clauses the violation")
+		l.add("export", "property", Given{Flag: f, Words: "--" + f}, "--property chooses the bad state of --dimacs or --smt2; the AIGER file has both properties as outputs, the Horn clauses the violation")
 	}
+}
+
+// seq adds bmc seq's pairs.
+func (l *apartList) seq() {
 	for _, f := range []string{"eager", "lazy"} {
-		add("seq", "amplify", Given{Flag: f, Words: "--" + f}, "give one translation")
+		l.add("seq", "amplify", Given{Flag: f, Words: "--" + f}, "give one translation")
 	}
 	for _, f := range []string{"eager", "lazy", "rounds", "switches"} {
-		add("seq", f, lasso, "the livelock translation has its own rounds, the stem and the loop")
+		l.add("seq", f, lasso, "the livelock translation has its own rounds, the stem and the loop")
 	}
-	add("seq", "depth", Given{Flag: "keyframes", Words: "--keyframes"}, "the translation keeps recursion")
-	return out
+	l.add("seq", "depth", Given{Flag: "keyframes", Words: "--keyframes"}, "the translation keeps recursion")
 }
 
 // holds says whether g holds on a command line: given says whether a

@@ -107,6 +107,30 @@ type ctxClause struct {
 	globals, locals []ts.Lit
 }
 
+// ContextsTakes says why the context encoding does not take p (nil when
+// it does): a program with threads, a bounded number of them, that
+// starts none and has no broadcasts, and does not call init.
+func ContextsTakes(p *ir.Program) error {
+	n, err := p.Instances()
+	switch {
+	case err != nil:
+		return err
+	case n == 0:
+		return fmt.Errorf("the program has no threads")
+	}
+	for _, e := range p.Edges {
+		switch {
+		case starts(e) || e.Kind == ir.Fork:
+			return fmt.Errorf("%s:%s: the program starts threads", p.File, e.Pos)
+		case len(e.PassiveTargets) > 0:
+			return fmt.Errorf("%s:%s: broadcast assignments ($) are not encoded", p.File, e.Pos)
+		case e.Kind == ir.Call && e.Callee == p.Init:
+			return fmt.Errorf("%s:%s: init is called", p.File, e.Pos)
+		}
+	}
+	return nil
+}
+
 // NewContexts builds the clauses of p within rounds round-robin rounds
 // or, with rounds 0, within switches context switches (any thread may
 // run any of the switches+1 contexts; the schedule is part of the
@@ -116,23 +140,10 @@ func NewContexts(ctx context.Context, p *ir.Program, rounds, switches int) (h *C
 	if rounds < 1 && switches < 0 {
 		return nil, fmt.Errorf("the context encoding needs at least 1 round or 0 switches")
 	}
-	n, err := p.Instances()
-	switch {
-	case err != nil:
+	if err := ContextsTakes(p); err != nil {
 		return nil, err
-	case n == 0:
-		return nil, fmt.Errorf("the program has no threads")
 	}
-	for _, e := range p.Edges {
-		switch {
-		case starts(e) || e.Kind == ir.Fork:
-			return nil, fmt.Errorf("%s:%s: the program starts threads", p.File, e.Pos)
-		case len(e.PassiveTargets) > 0:
-			return nil, fmt.Errorf("%s:%s: broadcast assignments ($) are not encoded", p.File, e.Pos)
-		case e.Kind == ir.Call && e.Callee == p.Init:
-			return nil, fmt.Errorf("%s:%s: init is called", p.File, e.Pos)
-		}
-	}
+	n, _ := p.Instances()
 	h = &Contexts{System: chc.New(), prog: p, rounds: rounds, n: n, C: rounds * n, ng: len(p.Globals),
 		called: map[*ir.Proc]bool{}, cuts: map[*ir.Proc]map[int]bool{}, switchPoints: map[*ir.Proc]map[int]bool{},
 		runs: map[int]map[*ir.Proc]bool{}, at: map[ctxAt]*chc.Pred{}, call: map[ctxCall]*chc.Pred{},

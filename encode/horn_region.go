@@ -263,7 +263,13 @@ func (r *region) steps(vals []bool, violation bool, globals func([]bool, []ts.Li
 			if !violation {
 				return out, fmt.Errorf("witness: the step at %s cannot be taken", e.Pos)
 			}
-			return append(out, st), nil // the violating step
+			// The violating step changes nothing: the globals are the
+			// node's (the lazy sequentialization's read-back finds the
+			// step's context in them).
+			if at, ok := r.state[n]; ok {
+				st.Globals = globals(vals, at.globals)
+			}
+			return append(out, st), nil
 		}
 		if after, ok := r.after[e]; ok {
 			st.Globals = globals(vals, after.globals)

@@ -15,7 +15,7 @@ import (
 // everyThreadCount words the question of a parameterized program.
 const EveryThreadCount = "every number of threads"
 
-// placed is err with the position in p of the construct a parameterized
+// Placed is err with the position in p of the construct a parameterized
 // engine does not take.
 func Placed(p *ir.Program, err error) string {
 	if un := (*cover.Unsupported)(nil); errors.As(err, &un) {

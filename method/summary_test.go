@@ -63,8 +63,9 @@ func TestDifferentialSummaries(t *testing.T) {
 	bothVerdicts(t, solvers, counts)
 }
 
-// TestDifferentialContexts checks the context encoding (--seq contexts)
-// on random concurrent programs (helpers, recursion, loops, atomic
+// TestDifferentialContexts checks the context encoding (--seq contexts),
+// and on half of them the lazy or eager program's clauses, on random
+// concurrent programs (helpers, recursion, loops, atomic
 // sections, locks on half of them, assume/assert) within 1
 // to 3 rounds or 0 to 3 switches against the explicit search with 64
 // frames: a violation it finds replays (checkSummaries checks that
@@ -84,19 +85,32 @@ func TestDifferentialContexts(t *testing.T) {
 		cfg.ShortLoops = seed%4 == 0
 		cfg.Flags = int(seed % 3)
 		p, src, rounds, switches, ex := boundedCase(t, seed, cfg)
+		type run struct {
+			name SolverName
+			s    Seq
+		}
+		var runs []run
 		for _, name := range solvers {
-			if name == "z3" && seed%3 != 0 {
-				continue // Z3's Spacer on a third of them: it is slower
+			if name != SolverZ3 || seed%3 == 0 { // Z3's Spacer on a third of them: it is slower
+				runs = append(runs, run{name, SeqContexts})
 			}
+		}
+		// The lazy and eager programs' clauses on a quarter each, with
+		// gini: their traces are read back through the sequentialization.
+		if s := []Seq{"", SeqLazy, "", SeqEager}[seed%4]; s != "" {
+			runs = append(runs, run{SolverGini, s})
+		}
+		for _, r := range runs {
+			name, s := r.name, r.s
 			o := Options{Solver: name, Bounds: DefaultBounds()}
 			o.Bounds.Rounds, o.Bounds.Switches = rounds, switches
-			res, err := checkSummaries(context.Background(), p, o, "contexts")
+			res, err := checkSummaries(context.Background(), p, o, s)
 			if err != nil {
-				t.Fatalf("seed %d, %s, %d rounds, %d switches: %v\n%s", seed, name, rounds, switches, err, src)
+				t.Fatalf("seed %d, %s, %s, %d rounds, %d switches: %v\n%s", seed, name, s, rounds, switches, err, src)
 			}
 			if why := disagreement(ex, res); why != "" {
-				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\ncontexts: %s %v %s\n%s", seed, name, rounds, switches, why,
-					ex.Verdict, ex.Limits, res.Verdict, res.Limits, res.Stats, src)
+				t.Fatalf("seed %d, %s, %d rounds, %d switches: %s\nexplicit: %s %v\n%s: %s %v %s\n%s", seed, name, rounds, switches, why,
+					ex.Verdict, ex.Limits, s, res.Verdict, res.Limits, res.Stats, src)
 			}
 			counts[string(name)+" "+res.Verdict.String()]++
 		}

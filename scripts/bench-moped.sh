@@ -3,9 +3,8 @@
 # `bmc compare` on the concurrent examples (the mutual-exclusion protocols
 # among them) at 2 and 3 round-robin rounds: the explicit engine, BMC on the
 # eager and lazy sequentializations with gini and Z3, the summary engine
-# (the context encoding; the eager sequentialization where the program has
-# locks) with gini (our Spacer), bdd (the least model on decision diagrams)
-# and Z3 (every call depth), and Moped 1.0.15 on our
+# on the context encoding with gini (our Spacer), bdd (the least model on
+# decision diagrams) and Z3 (every call depth), and Moped 1.0.15 on our
 # eager and lazy sequential programs (bmc seq --for moped). Moped is run only
 # when it is installed (on the PATH, or named by MOPED); otherwise its
 # columns say so. Its build is described in docs/USAGE.md, "Comparing with
@@ -19,15 +18,16 @@
 #   bmc compare --json --quiet -k K --timeout T [--threads ...] prog
 # whose runs go one after the other. Cells: "0.12 s safe", "0.40 s VIOL"
 # (a violation), ">60 s" (the timeout), "unknown (reason)", "error".
-# Worst case with the defaults: 18 rows x 2 bounds x 9 runs x 60 s, about
-# 5 hours; most runs end in seconds (see docs/BENCHMARKS.md).
+# Worst case with the defaults: 19 rows x 2 bounds x 10 runs x 60 s, about
+# 6 hours; most runs end in seconds (see docs/BENCHMARKS.md).
 #
 # Options (environment variables; defaults in brackets):
 #   BENCH_ROUNDS    round bounds [2 3]
 #   BENCH_TIMEOUT   per run, as bmc's --timeout [60s]
 #   BENCH_ONLY      a pattern: only rows whose program matches [all]
 #   BENCH_ENGINES   only these runs, as bmc compare --engines, e.g.
-#                   summaries,moped [all]; the others' cells say "not run"
+#                   summaries,moped [the table's columns]; the others'
+#                   cells say "not run"
 #   BMC             bmc binary [bin/bmc]
 #   MOPED           Moped executable [moped on the PATH]
 #   BENCH_JSON      [/tmp/bench-moped.json]
@@ -45,9 +45,8 @@ moped_flag=()
 if [ -n "${MOPED:-}" ]; then
   moped_flag=(--moped "$MOPED")
 fi
-if [ -n "${BENCH_ENGINES:-}" ]; then
-  moped_flag+=(--engines "$BENCH_ENGINES")
-fi
+engines=${BENCH_ENGINES:-explicit,bmc eager,bmc lazy,summaries context,moped}
+moped_flag+=(--engines "$engines")
 command -v python3 >/dev/null || { echo "bench-moped.sh: needs python3 to read bmc's JSON" >&2; exit 2; }
 
 # program and thread counts, one row each
@@ -81,16 +80,18 @@ doc = json.load(sys.stdin)
 if "runs" not in doc:
     print(f"| {label} | {k} | error: {doc['errors'][0]['message']} |")
     sys.exit(0)
+# The columns, by the method names bmc compare gives its runs.
+methods = {"explicit": "explicit", "moped eager": "moped eager", "moped lazy": "moped lazy"}
+for solver in ["gini", "z3", "bdd"]:
+    for seq in ["eager", "lazy"]:
+        methods[f"bmc {seq} {solver}"] = f"bmc+{solver}, {seq} sequentialization"
+    methods[f"summaries {solver}"] = f"summaries+{solver}, context encoding"
 cells = {r["engine"]: r for r in doc["runs"]}
-for r in doc["runs"]:
-    # "summaries contexts gini" (rounds) or "summaries eager gini" (locks)
-    e = r["engine"].split()
-    if e[0] == "summaries":
-        cells["summaries " + e[-1]] = r
 def cell(name):
-    r = cells.get(name)
+    method = methods[name]
+    r = cells.get(method)
     if r is None:
-        if only and not any(name.startswith(e) for e in only.split(",")):
+        if not any(all(w in method for w in e.split()) for e in only.split(",")):
             return "not run"
         return "not installed" if name.startswith("moped") else "n/a"
     v, s, d = r["verdict"], r["seconds"], r.get("detail", "")
@@ -123,6 +124,6 @@ for row in "${rows[@]}"; do
     echo "bench-moped: $label -k $k" >&2
     out=$("$bmc" "${args[@]}" "examples/$prog" || true)
     printf '%s\n' "$out" >> "$json"
-    printf '%s' "$out" | python3 "$py" "$label" "$k" "$timeout" "${BENCH_ENGINES:-}" || echo "| $label | $k | (no answer) |"
+    printf '%s' "$out" | python3 "$py" "$label" "$k" "$timeout" "$engines" || echo "| $label | $k | (no answer) |"
   done
 done

@@ -37,15 +37,16 @@ func newCompare(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "compare (-k K | --switches N) [flags] prog.bpl",
 		Short: "Check a program with every engine, and with Moped, and compare the verdicts",
 		Long: `Check the program within K round-robin rounds (-k) or N context switches
-(--switches) with each engine that can: the explicit engine, BMC on the
-eager and the lazy sequentialization with gini and (when built) Z3, the
-summary engine (on the context encoding, or the eager sequentialization
-for a program with locks) with each solver, and Moped 1.0.15 on
-our eager and lazy sequential programs printed for it
-(bmc seq --for moped), when it is on the PATH or named by --moped. The
-runs go one after the other, each under --timeout; one table shows each
-engine's verdict and time. A one-thread program needs no bound: one
-context covers every execution.
+(--switches) with every method of bmc check's plan table that takes it
+(the methods of the plans for each --engine, --seq and --solver: the
+explicit engine, BMC on each sequentialization and the interleaving
+product, the summary engine on each encoding, the engines on decision
+diagrams, coverability and the linear interfaces where they apply),
+and with Moped 1.0.15 on our eager and lazy sequential programs printed
+for it (bmc seq --for moped), when it is on the PATH or named by
+--moped. The runs go one after the other, each under --timeout; one
+table shows each method's verdict and time. A one-thread program needs
+no bound: one context covers every execution.
 
 Moped and the summary engine have no call depth bound: they may decide
 a program on which the other engines stop at --depth.
@@ -67,7 +68,7 @@ one JSON document on standard output.`,
 	fl.Var(&f.maxMemory, "max-memory", "end bmc's runs (unknown) when bmc grows beyond `SIZE`, and refuse (exit 2) what cannot fit (Moped's memory is its own); 0 means no limit")
 	fl.Lookup("max-memory").DefValue = fmt.Sprintf("half of this machine's memory (%s)", budget.FormatBytes(int64(f.maxMemory)))
 	fl.StringVar(&f.moped, "moped", "", "the Moped executable (default: moped on the PATH, left out when there is none)")
-	fl.StringSliceVar(&f.engines, "engines", nil, "only the runs whose names begin with one of these, e.g. summaries,moped (default: all)")
+	fl.StringSliceVar(&f.engines, "engines", nil, "only the runs whose names hold every word of one of these, e.g. summaries,moped or \"bmc eager\" (default: all)")
 	fl.BoolVar(&f.json, "json", false, "print the comparison, or the errors, as one JSON document")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress lines on stderr")
 	return cmd

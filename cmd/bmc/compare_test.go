@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bmc/driver"
+	"bmc/internal/soak"
 	"bmc/smt"
 )
 
@@ -56,7 +57,8 @@ func TestCompare(t *testing.T) {
 				t.Errorf("%s: %s says %s (%s)", c.file, r.Engine, r.Verdict, r.Detail)
 			}
 		}
-		for _, e := range []string{"explicit", "bmc eager gini", "bmc lazy gini", "summaries contexts gini", "summaries contexts bdd"} {
+		for _, e := range []string{"explicit", "bmc+gini, eager sequentialization", "bmc+gini, lazy sequentialization",
+			"summaries+gini, context encoding", "summaries+bdd, context encoding", "reachability+bdd, every interleaving"} {
 			if !engines[e] {
 				t.Errorf("%s: no run of %s in %+v", c.file, e, doc.Runs)
 			}
@@ -95,9 +97,9 @@ func TestCompareEngines(t *testing.T) {
 	for _, r := range doc.Runs {
 		got = append(got, r.Engine)
 	}
-	want := []string{"explicit", "bmc eager gini"}
+	want := []string{"explicit", "bmc+gini, eager sequentialization"}
 	if smt.Available {
-		want = append(want, "bmc eager z3")
+		want = append(want, "bmc+z3, eager sequentialization")
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("runs %v, want %v", got, want)
@@ -200,4 +202,62 @@ func TestCompareFakeMoped(t *testing.T) {
 			t.Errorf("%s: exit %d, %+v\n%s", filepath.Base(c.moped), code, doc, stderr)
 		}
 	}
+}
+
+// TestCompareExamples runs bmc compare on the examples' expectations it
+// can ask (a verdict within -k or --switches, with the call depth and
+// thread counts as given): every method of the plan table that takes
+// the program runs, none disagrees, and the verdict is the expected one
+// wherever a run decides. make test runs a sample of the kinds of
+// programs; make soak runs every expectation.
+func TestCompareExamples(t *testing.T) {
+	// The sample: a protocol safe and unsafe within rounds and switches,
+	// a recursive program, a program that starts threads.
+	sample := map[string]bool{"peterson_buggy.bpl": true, "kind_fig1.bpl": true, "worker_pool.bpl": true}
+	files, err := filepath.Glob("../../examples/*.bpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, path := range files {
+		if !soak.On() && !sample[filepath.Base(path)] {
+			continue
+		}
+		for _, exp := range readExpectations(t, path) {
+			if exp.Verdict != "safe" && exp.Verdict != "unsafe" || !compareAsks(exp.Flags) {
+				continue
+			}
+			asked++
+			args := append(append([]string{"--timeout", "1s"}, exp.Flags...), path)
+			code, doc, stderr := runCompareJSON(t, args...)
+			switch {
+			case code == exitBadInput:
+				t.Errorf("%s:%d: bmc compare %v: refused: %+v\n%s", path, exp.Line, args, doc, stderr)
+			case doc.Verdict != exp.Verdict && doc.Verdict != "unknown":
+				t.Errorf("%s:%d: bmc compare %v: exit %d, %s (%s), want %s\n%+v\n%s", path, exp.Line, args, code, doc.Verdict, doc.Why, exp.Verdict, doc.Runs, stderr)
+			case len(doc.Runs) < 3:
+				t.Errorf("%s:%d: only %d runs: %+v", path, exp.Line, len(doc.Runs), doc.Runs)
+			}
+		}
+	}
+	if asked < 4 {
+		t.Fatalf("only %d expectations asked", asked)
+	}
+}
+
+// compareAsks says whether bmc compare asks the question of an
+// expectation's flags: a context bound, with the call depth and thread
+// counts only.
+func compareAsks(flags []string) bool {
+	bounded := false
+	for i := 0; i < len(flags); i += 2 {
+		switch flags[i] {
+		case "-k", "--switches":
+			bounded = true
+		case "--depth", "--threads":
+		default:
+			return false
+		}
+	}
+	return bounded
 }

@@ -14,11 +14,11 @@ import (
 	"bmc/method"
 )
 
-var update = flag.Bool("update", false, "rewrite the vocabulary's lists in README.md and docs/USAGE.md from driver/vocabulary.go")
+var update = flag.Bool("update", false, "rewrite the vocabulary's lists in README.md and docs/USAGE.md from method/vocabulary.go")
 
 // The generated part of docs/USAGE.md lies between these lines.
 const (
-	vocabularyBegin = "<!-- vocabulary: made from driver/vocabulary.go by `go test ./cmd/bmc -run TestVocabularyInDocs -update`; edit the table there, not here -->"
+	vocabularyBegin = "<!-- vocabulary: made from method/vocabulary.go by `go test ./cmd/bmc -run TestVocabularyInDocs -update`; edit the table there, not here -->"
 	vocabularyEnd   = "<!-- end of the vocabulary -->"
 )
 
