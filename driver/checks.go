@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"bmc/encode"
 	"bmc/method"
 	"bmc/result"
 )
@@ -66,8 +65,8 @@ var optionChecks = []optionCheck{
 		func(t *task) string {
 			return fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", t.pin.seq)
 		}},
-	{livelock, func(t *task) bool { _, err := t.p.Instances(); return err != nil },
-		func(t *task) string { _, err := t.p.Instances(); return fmt.Sprintf("--lasso: %v", err) }},
+	{livelock, func(t *task) bool { return t.instancesErr != nil },
+		func(t *task) string { return fmt.Sprintf("--lasso: %v", t.instancesErr) }},
 	{livelock, func(t *task) bool {
 		return t.pin.engine == method.EngineSummaries && t.pin.seq != "" && t.pin.seq != method.SeqEager
 	}, func(t *task) string {
@@ -92,8 +91,8 @@ var getafixChecks = []optionCheck{
 		return getafixFlag + " goes with the explicit engine and the summary engine's product encoding (--seq product), not " + pinnedBy(t.pin)
 	}},
 	{nil, func(t *task) bool { return t.o.StepsStated }, says(getafixFlag + " does not go with --max-steps: its engines have no step bound")},
-	{nil, func(t *task) bool { return encode.ProductTakes(t.p) != nil }, func(t *task) string {
-		return fmt.Sprintf("%s takes what Getafix's cross-product formulas take, and %v", getafixFlag, encode.ProductTakes(t.p))
+	{nil, func(t *task) bool { return t.productErr != nil }, func(t *task) string {
+		return fmt.Sprintf("%s takes what Getafix's cross-product formulas take, and %v", getafixFlag, t.productErr)
 	}},
 }
 
@@ -116,9 +115,9 @@ var everyThreadsChecks = []optionCheck{
 		other := t.pin.engine != "" && t.pin.engine != method.EngineCoverability && t.pin.engine != method.EngineInterfaces
 		return t.o.Bounds.AnyThreads && (t.pin.seq != "" || other)
 	}, says("--max-threads '*' asks about every number of threads, which only --engine coverability and --engine interfaces answer")},
-	{nil, func(t *task) bool { return t.pin.engine == "" && t.o.Bounds.AnyThreads && coverRefuses(t) != nil },
+	{nil, func(t *task) bool { return t.pin.engine == "" && t.o.Bounds.AnyThreads && t.coverErr != nil },
 		func(t *task) string {
-			return fmt.Sprintf("--max-threads '*' needs coverability, which does not take this program: %v", coverRefuses(t))
+			return fmt.Sprintf("--max-threads '*' needs coverability, which does not take this program: %v", t.coverErr)
 		}},
 }
 
@@ -159,6 +158,6 @@ var amplifyChecks = []optionCheck{
 // what it does not translate.
 var lassoRefusedChecks = []optionCheck{
 	{nil, func(t *task) bool { return t.pin.seq == method.SeqEager }, func(t *task) string {
-		return fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", lassoRefuses(t))
+		return fmt.Sprintf("--lasso: %v; use --seq direct or --engine explicit", t.lassoErr)
 	}},
 }

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"bmc/cover"
 	"bmc/encode"
+	"bmc/fairness"
 	"bmc/ir"
 	"bmc/method"
 	"bmc/result"
@@ -86,15 +88,45 @@ type pins struct {
 // task is what a plan is made for: the program, the question with its
 // options, and what the plan's tables ask of them.
 type task struct {
-	ctx        context.Context // the run's: its memory limit
-	p          *ir.Program
-	o          method.Options
-	q          method.Question
-	lb         result.LassoBound
-	pin        pins
-	sequential bool      // one thread (encode.KindSequential takes it)
-	bounded    bool      // by rounds or switches
-	bd         seq.Bound // the context bound, when bounded
+	ctx     context.Context // the run's: its memory limit
+	p       *ir.Program
+	o       method.Options
+	q       method.Question
+	lb      result.LassoBound
+	pin     pins
+	bounded bool      // by rounds or switches
+	bd      seq.Bound // the context bound, when bounded
+	programFacts
+}
+
+// programFacts are what the plan asks of the program, found once: its
+// tables and checks read these, and call no lower layer themselves.
+type programFacts struct {
+	sequential bool // one thread (encode.KindSequential takes it)
+	recursive  bool
+	// Why an encoding or an engine does not take the program (nil: it
+	// does): the interleaving product at the call depth, its base for
+	// the decision diagrams, coverability (and the linear interfaces),
+	// the lasso translation, the summary engine's product encoding, the
+	// thread instances.
+	directErr, baseErr, coverErr, lassoErr, productErr, instancesErr error
+	threadsUnbounded                                                 bool
+}
+
+// factsOf finds the program facts of p at the call depth.
+func factsOf(p *ir.Program, depth int) programFacts {
+	_, instancesErr := p.Instances()
+	return programFacts{
+		sequential:       encode.Supported(p, encode.KindSequential, depth) == nil,
+		recursive:        p.Recursive(),
+		directErr:        encode.Supported(p, encode.KindDirect, depth),
+		baseErr:          encode.BaseSupported(p),
+		coverErr:         cover.Supported(p),
+		lassoErr:         fairness.Supported(p),
+		productErr:       encode.ProductTakes(p),
+		instancesErr:     instancesErr,
+		threadsUnbounded: p.ThreadsUnbounded(),
+	}
 }
 
 // free says that no flag pins the engine or the encoding.
@@ -124,7 +156,7 @@ func makePlan(ctx context.Context, p *ir.Program, o method.Options, q method.Que
 	if err := t.solverPins(); err != nil {
 		return nil, err
 	}
-	t.sequential = encode.Supported(p, encode.KindSequential, t.o.Bounds.Depth) == nil
+	t.programFacts = factsOf(p, t.o.Bounds.Depth)
 	t.bd, t.bounded = t.o.Bounds.Context()
 	pl := &Plan{Cores: o.Cores, note: t.note()}
 	if candidateProcesses && o.Proof.Certificate == nil {

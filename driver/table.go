@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"bmc/cover"
-	"bmc/encode"
-	"bmc/fairness"
 	"bmc/method"
 	"bmc/result"
 )
@@ -95,7 +93,7 @@ var safetyTable = []planCase{
 			why: "asked for; without --seq, the interleaving product where threads loop or recurse (PDR proves dekker.bpl at 2 switches in 6 s there, 285 s on the eager program), else the eager sequentialization"}}},
 	{name: "every interleaving", when: func(t *task) bool { return !t.bounded }, question: violationWithin,
 		rows: append([]planRow{
-			{method: explicitMethod, when: func(t *task) bool { return !directTakes(t) },
+			{method: explicitMethod, when: func(t *task) bool { return t.directErr != nil },
 				why: "the only engine for a program the interleaving product does not take"},
 		}, everyInterleavingRows...)},
 	{name: "within a context bound", question: boundedQuestion,
@@ -119,14 +117,14 @@ var safetyTable = []planCase{
 var everyInterleavingRows = []planRow{
 	{method: exhaustiveMethod, when: raceEvery,
 		why: "alone for the head start: it answers most programs sooner, most within 2 s (BENCHMARKS.md, \"Proofs\")"},
-	{method: reachProduct, when: func(t *task) bool { return raceEvery(t) && encode.BaseSupported(t.p) == nil },
+	{method: reachProduct, when: func(t *task) bool { return raceEvery(t) && t.baseErr == nil },
 		why: "proves the interleaving product of every example faster than PDR (BENCHMARKS.md, \"Proofs\")"},
 	{method: func(t *task) method.Method { return method.ProveProduct(t.p, t.o) }, after: proofHeadStart, must: true,
 		when: raceEvery,
 		why:  "PDR on the interleaving product, once the exhaustive search has had its head start"},
 	{method: func(t *task) method.Method { return method.ProveProduct(t.p, t.o) }, must: true,
 		when: func(t *task) bool { return t.q == method.Proof && !t.race() }, why: "asked for"},
-	{method: amplifyBDD, after: proofHeadStart, when: func(t *task) bool { return raceEvery(t) && encode.BaseSupported(t.p) == nil },
+	{method: amplifyBDD, after: proofHeadStart, when: func(t *task) bool { return raceEvery(t) && t.baseErr == nil },
 		why: "proves every number of rounds; re-checks beside its base case on a second core (BENCHMARKS.md, \"Proofs\")"},
 }
 
@@ -158,7 +156,7 @@ var proofTable = []planCase{
 		rows: []planRow{{method: amplifyBDD,
 			why: "decision diagrams unless --solver names one: the candidate and run solvers (gini) raced beside them answered no row of BENCHMARKS.md (\"Proofs\") first"}}},
 	{name: "every number of threads", when: func(t *task) bool {
-		return t.race() && parameterized(t) && (t.o.Bounds.AnyThreads || coverRefuses(t) == nil)
+		return t.race() && parameterized(t) && (t.o.Bounds.AnyThreads || t.coverErr == nil)
 	}, checks: everyThreadsChecks, pinned: true, anyThreads: true,
 		question: func(t *task) string { return aProof(violationWithin(t) + ", every number of threads") },
 		rows:     everyThreadsRows},
@@ -199,10 +197,10 @@ var livelockTable = []planCase{
 		question: livelockQuestion, rows: []planRow{{method: lassoExplicit, why: "asked for"}}},
 	{name: "the interleaving product, asked for", when: func(t *task) bool { return t.pin.seq == method.SeqDirect },
 		question: livelockQuestion, rows: []planRow{{method: directLasso, why: "asked for"}}},
-	{name: "not translated", when: func(t *task) bool { return lassoRefuses(t) != nil },
+	{name: "not translated", when: func(t *task) bool { return t.lassoErr != nil },
 		checks: lassoRefusedChecks, question: livelockQuestion,
 		progress: func(t *task) string {
-			return fmt.Sprintf("%v; deciding the lasso on the interleaving product instead", lassoRefuses(t))
+			return fmt.Sprintf("%v; deciding the lasso on the interleaving product instead", t.lassoErr)
 		},
 		rows: []planRow{
 			{method: lassoExplicit, when: func(t *task) bool { return t.pin.engine == "" }, why: "small programs first"},
@@ -211,7 +209,7 @@ var livelockTable = []planCase{
 	{name: "the translation, asked for", when: func(t *task) bool { return !t.free() }, question: livelockQuestion,
 		rows: []planRow{{method: func(t *task) method.Method { return method.LassoTranslation(t.p, t.o, t.lb, true) }, why: "asked for"}}},
 	{name: "the race", question: func(t *task) string {
-		if t.p.Recursive() {
+		if t.recursive {
 			return keyframesQuestion(t)
 		}
 		return livelockQuestion(t)
@@ -221,7 +219,7 @@ var livelockTable = []planCase{
 			why: "without fairness the lasso on the interleaving product finds a livelock sooner than the translation"},
 		{method: func(t *task) method.Method { return method.FairCycles(t.p, t.o, t.lb) },
 			why: "no fair cycle on any interleaving is no livelock within any bound: it proves that where the searches within the bound do not end (ordered philosophers from N = 6 at --lasso 2,2)"},
-	}, keyframesRows(func(t *task) bool { return t.p.Recursive() })...),
+	}, keyframesRows(func(t *task) bool { return t.recursive })...),
 		planRow{method: func(t *task) method.Method { return method.LassoTranslation(t.p, t.o, t.lb, false) },
 			why: "MUTANT's translation: its unwinding answered every livelock test first within 3 s, PDR joins it after 2 s and proves the absence where the others run out of time"})},
 }
@@ -325,24 +323,19 @@ func maxRounds(t *task) int {
 // bounded check: no solver named, no step bound stated (they have none).
 func diagramsAllowed(t *task) bool { return !t.o.SolverStated && !t.o.StepsStated }
 
-// directTakes says whether the interleaving product takes the program.
-func directTakes(t *task) bool {
-	return encode.Supported(t.p, encode.KindDirect, t.o.Bounds.Depth) == nil
-}
-
 // raceEvery says whether every interleaving is asked by a race: bmc
 // check without a bound on a program the interleaving product takes (it
 // refuses the others, which the explicit search alone answers), or bmc
 // prove with no engine pinned.
 func raceEvery(t *task) bool {
 	if t.q == method.Safety {
-		return directTakes(t)
+		return t.directErr == nil
 	}
 	return t.race()
 }
 
 // recursiveFree: a recursive program, and no flag pins the engine.
-func recursiveFree(t *task) bool { return t.free() && t.p.Recursive() }
+func recursiveFree(t *task) bool { return t.free() && t.recursive }
 
 // summariesProof says whether bmc prove asks the summaries alone: by
 // --method summaries or a summary encoding, or for a recursive program
@@ -355,7 +348,7 @@ func summariesProof(t *task) bool {
 // summariesBeside says whether bmc prove races the summaries with its
 // other engines: a recursive program, one thread or within a bound.
 func summariesBeside(t *task) bool {
-	return t.pin.method == "" && t.pin.seq != method.SeqDirect && t.p.Recursive() && (t.sequential || t.bounded)
+	return t.pin.method == "" && t.pin.seq != method.SeqDirect && t.recursive && (t.sequential || t.bounded)
 }
 
 // summarySeq is the summary engine's encoding: none for one thread,
@@ -379,7 +372,7 @@ func bmcSeq(t *task) method.Seq {
 	switch {
 	case t.pin.seq != "":
 		return t.pin.seq
-	case !t.o.StepsStated && method.Loops(t.p) && directTakes(t):
+	case !t.o.StepsStated && method.Loops(t.p) && t.directErr == nil:
 		return method.SeqDirect
 	}
 	return method.SeqEager
@@ -392,7 +385,7 @@ func proofSeq(t *task) method.Seq {
 	switch {
 	case t.pin.seq != "":
 		return t.pin.seq
-	case directTakes(t):
+	case t.directErr == nil:
 		return method.SeqDirect
 	}
 	return method.SeqEager
@@ -403,7 +396,7 @@ func proofSeq(t *task) method.Seq {
 // unboundedly many and the user stated no thread bound and pinned no
 // engine that needs one.
 func parameterized(t *task) bool {
-	return t.o.Bounds.AnyThreads || !t.o.ThreadsStated && t.free() && t.p.ThreadsUnbounded()
+	return t.o.Bounds.AnyThreads || !t.o.ThreadsStated && t.free() && t.threadsUnbounded
 }
 
 // everyThreads says whether bmc check asks about every number of
@@ -411,26 +404,18 @@ func parameterized(t *task) bool {
 // engines of that question asked for.
 func everyThreads(t *task) bool {
 	pinned := t.pin.engine == method.EngineCoverability || t.pin.engine == method.EngineInterfaces
-	return pinned || parameterized(t) && (coverRefuses(t) == nil || t.o.Bounds.AnyThreads)
+	return pinned || parameterized(t) && (t.coverErr == nil || t.o.Bounds.AnyThreads)
 }
-
-// coverRefuses is why coverability (and the linear interfaces) do not
-// take the program, or nil.
-func coverRefuses(t *task) error { return cover.Supported(t.p) }
-
-// lassoRefuses is why the lasso translation does not take the program,
-// or nil.
-func lassoRefuses(t *task) error { return fairness.Supported(t.p) }
 
 // note is said with an open answer of bmc check on a parameterized
 // program that coverability does not take: why the answer is not for
 // every number of threads.
 func (t *task) note() string {
 	var un *cover.Unsupported
-	if t.q != method.Safety || t.o.Bounds.GetafixSwitches || everyThreads(t) || !parameterized(t) || !errors.As(coverRefuses(t), &un) {
+	if t.q != method.Safety || t.o.Bounds.GetafixSwitches || everyThreads(t) || !parameterized(t) || !errors.As(t.coverErr, &un) {
 		return ""
 	}
-	return fmt.Sprintf("coverability, which asks about every number of threads, does not take this program (%s)", method.Placed(t.p, coverRefuses(t)))
+	return fmt.Sprintf("coverability, which asks about every number of threads, does not take this program (%s)", method.Placed(t.p, t.coverErr))
 }
 
 // The questions' words.
