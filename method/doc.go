@@ -32,7 +32,9 @@
 //   - prove.go: the proof engines and certificates, and the bounded
 //     question answered for every interleaving by reachability;
 //   - amplify.go: K-induction with amplification (Alg. 1 of its paper:
-//     the base case, the inductive case from BASE, their re-checks);
+//     the base case, the inductive case from BASE, their re-checks), the
+//     one home of its pipeline; its engine on transition systems is
+//     engine/amplify*.go, its translation L^K seq/amplify.go;
 //   - summary.go: the summary engine (Horn clauses: our Spacer, Z3's,
 //     the least model on decision diagrams), every call depth;
 //   - parameterized.go: coverability and the linear interfaces, every
