@@ -29,111 +29,136 @@ const untilEnded = 2000
 // smaller bounds are searched too, to say up to which one every
 // execution was covered.
 func checkConcurrent(ctx context.Context, p *ir.Program, o Options, method Seq, progress io.Writer) (*result.Result, error) {
-	start := time.Now()
-	q := encoded(p, o.StepsStated, progress)
-	lo, hi := 0, o.Bounds.Switches
+	b := &boundSearch{ctx: ctx, p: p, q: encoded(p, o.StepsStated, progress), o: o, method: method, progress: progress,
+		start: time.Now(), lo: 0, hi: o.Bounds.Switches}
 	if o.Bounds.Rounds > 0 {
-		lo, hi = 1, o.Bounds.Rounds
+		b.lo, b.hi = 1, o.Bounds.Rounds
 	}
-	depth := o.Bounds.Depth
-	bound := func(k int) seq.Bound {
-		if o.Bounds.Rounds > 0 {
-			return seq.Bound{Rounds: k}
-		}
-		return seq.Bound{Switches: k}
+	top, err := b.run(b.hi)
+	switch {
+	case err != nil:
+		return nil, err
+	case top.Verdict == result.Unsafe:
+		top, err = b.smallestViolation(top)
+	case top.Incomplete():
+		// A timeout or the memory limit: nothing more can be searched.
+		top.Bounds = b.bound(b.hi).String()
+	case top.Verdict == result.Unknown:
+		top, err = b.coveredBelow(top)
+	default:
+		top.Bounds = b.bound(b.hi).String() + b.safeWords(top)
 	}
-	run := func(k int) (*result.Result, error) {
-		bd := bound(k)
-		res, err := checkBound(ctx, p, q, o, method, bd, false, progress)
-		if err != nil {
-			return nil, err
-		}
-		if res.Engine == "" {
-			res.Engine = "bmc+" + string(o.Solver)
-		}
-		res.Engine = bmcEngine(res.Engine, method)
-		if progress != nil {
-			fmt.Fprintf(progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), method, time.Since(start).Seconds())
-		}
-		if res.Verdict == result.Unknown && res.StepsCut {
-			// Say whose steps: the sequential program's are not the
-			// user's statements.
-			of := "the sequential program"
-			if method == SeqDirect {
-				of = "the interleaving product"
-			}
-			for i, l := range res.Limits {
-				if l.Kind == result.LimitSteps {
-					res.Limits[i].Detail = fmt.Sprintf("(executions of %s longer than %d steps were not explored)", of, o.MaxSteps)
-				}
-			}
-		}
-		return res, nil
-	}
-	done := func(res *result.Result) (*result.Result, error) {
-		res.Elapsed = time.Since(start)
-		return res, nil
-	}
-	top, err := run(hi)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case top.Verdict == result.Unsafe:
-		// The smallest bound with a violation: at most the switches
-		// the trace found takes.
-		res, at, note := top, hi, "the smallest bound with a violation"
-		if o.Bounds.Rounds == 0 && top.Trace != nil && top.Trace.Switches < hi {
-			at = top.Trace.Switches
-		}
-		for k := lo; k < at; k++ {
-			r, err := run(k)
-			if err != nil {
-				return nil, err
-			}
-			if r.Verdict == result.Unsafe {
-				res, at = r, k
-				break
-			}
-			if r.Verdict == result.Unknown {
-				note = fmt.Sprintf("smaller bounds were not fully searched: %s", r.LimitText())
-				break
-			}
-		}
-		res.ContextBound = at
-		res.Bounds, res.Depth = fmt.Sprintf("%s (%s)", bound(at), note), depth
-		return done(res)
-	case top.Incomplete():
-		// A timeout or the memory limit: nothing more can be searched.
-		top.Bounds, top.Depth = bound(hi).String(), depth
-		return done(top)
-	case top.Verdict == result.Unknown:
-		// Up to which smaller bound was every execution covered?
-		covered := lo - 1
-		for k := lo; k < hi; k++ {
-			r, err := run(k)
-			if err != nil {
-				return nil, err
-			}
-			if r.Verdict != result.Safe {
-				break
-			}
-			covered = k
-		}
-		top.Bounds, top.Depth = bound(hi).String()+coveredNote(covered, lo, bound), depth
-		return done(top)
+	top.Depth, top.Elapsed = o.Bounds.Depth, time.Since(b.start)
+	return top, nil
+}
+
+// boundSearch is BMC on a concurrent program within each context bound
+// from lo to hi, rounds or switches as the options ask.
+type boundSearch struct {
+	ctx      context.Context
+	p, q     *ir.Program // q: p or encoded(p)
+	o        Options
+	method   Seq
+	progress io.Writer
+	start    time.Time
+	lo, hi   int
+}
+
+// bound is the context bound k: rounds or switches.
+func (b *boundSearch) bound(k int) seq.Bound {
+	if b.o.Bounds.Rounds > 0 {
+		return seq.Bound{Rounds: k}
 	}
-	top.Bounds, top.Depth = bound(hi).String(), depth
+	return seq.Bound{Switches: k}
+}
+
+// run checks within bound k.
+func (b *boundSearch) run(k int) (*result.Result, error) {
+	bd := b.bound(k)
+	res, err := checkBound(b.ctx, b.p, b.q, b.o, b.method, bd, false, b.progress)
+	if err != nil {
+		return nil, err
+	}
+	if res.Engine == "" {
+		res.Engine = "bmc+" + string(b.o.Solver)
+	}
+	res.Engine = bmcEngine(res.Engine, b.method)
+	if b.progress != nil {
+		fmt.Fprintf(b.progress, "bmc: %s: %s (%s, %.1fs)\n", bd, describe(res), b.method, time.Since(b.start).Seconds())
+	}
+	if res.Verdict == result.Unknown && res.StepsCut {
+		// Say whose steps: the sequential program's are not the user's
+		// statements.
+		of := "the sequential program"
+		if b.method == SeqDirect {
+			of = "the interleaving product"
+		}
+		for i, l := range res.Limits {
+			if l.Kind == result.LimitSteps {
+				res.Limits[i].Detail = fmt.Sprintf("(executions of %s longer than %d steps were not explored)", of, b.o.MaxSteps)
+			}
+		}
+	}
+	return res, nil
+}
+
+// smallestViolation is the violation at the smallest bound that has
+// one: at most the switches the trace of top takes.
+func (b *boundSearch) smallestViolation(top *result.Result) (*result.Result, error) {
+	res, at, note := top, b.hi, "the smallest bound with a violation"
+	if b.o.Bounds.Rounds == 0 && top.Trace != nil && top.Trace.Switches < b.hi {
+		at = top.Trace.Switches
+	}
+	for k := b.lo; k < at; k++ {
+		r, err := b.run(k)
+		if err != nil {
+			return nil, err
+		}
+		if r.Verdict == result.Unsafe {
+			res, at = r, k
+			break
+		}
+		if r.Verdict == result.Unknown {
+			note = fmt.Sprintf("smaller bounds were not fully searched: %s", r.LimitText())
+			break
+		}
+	}
+	res.ContextBound = at
+	res.Bounds = fmt.Sprintf("%s (%s)", b.bound(at), note)
+	return res, nil
+}
+
+// coveredBelow words an open answer at the bound with the smaller
+// bound up to which every execution was covered.
+func (b *boundSearch) coveredBelow(top *result.Result) (*result.Result, error) {
+	covered := b.lo - 1
+	for k := b.lo; k < b.hi; k++ {
+		r, err := b.run(k)
+		if err != nil {
+			return nil, err
+		}
+		if r.Verdict != result.Safe {
+			break
+		}
+		covered = k
+	}
+	top.Bounds = b.bound(b.hi).String() + coveredNote(covered, b.lo, b.bound)
+	return top, nil
+}
+
+// safeWords says which executions a safe answer covers.
+func (b *boundSearch) safeWords(top *result.Result) string {
 	switch {
 	case top.StepsCut:
 		// Only a step bound the user stated cuts a "safe" short.
-		top.Bounds += fmt.Sprintf(", executions of up to %d steps of the sequential program", o.MaxSteps)
+		return fmt.Sprintf(", executions of up to %d steps of the sequential program", b.o.MaxSteps)
 	case top.Proof != "":
-		top.Bounds += ", executions of any length"
-	default:
-		top.Bounds += fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", top.Bound)
+		return ", executions of any length"
 	}
-	return done(top)
+	return fmt.Sprintf(", every execution (each ends within %d steps of the sequential program)", top.Bound)
 }
 
 // checkBound checks p within one bound bd by BMC on the encoding named

@@ -60,25 +60,7 @@ type Certificate struct {
 func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, seen []bool, po ProofOptions, solverName SolverName, opts bmcOptions) (*result.Result, error) {
 	sys := m.System()
 	res := &result.Result{Engine: proofName(po.Method, solverName)}
-	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solverMaker(ctx, solverName), Progress: opts.Progress}
-	if task.MaxK == 0 {
-		task.MaxK = DefaultMaxK
-	}
-	run := func(target ts.Lit) *engine.Proof {
-		task.Target = target
-		switch po.Method {
-		case ProofKind:
-			return engine.ImprovedInduction(ctx, sys, task)
-		case ProofKindSimple:
-			return engine.KInduction(ctx, sys, task)
-		case ProofReach:
-			if sm, ok := m.(encode.Scheduled); ok {
-				task.Threads = &engine.Threads{Sched: sm.Scheduler(), Care: sm.Care(), PC: sm.ProgramCounters()}
-			}
-			return engine.ForwardReach(ctx, sys, task)
-		}
-		return engine.PDR(ctx, sys, task)
-	}
+	run := proofEngineOn(ctx, m, po, solverName, opts.Progress)
 	res.Stats = fmt.Sprintf("%d latches, %d inputs, %d nodes", len(sys.Latches()), len(sys.Inputs()), sys.NumVars())
 	res.Bounds, res.Depth = "executions of any length", opts.Depth
 	viol := sys.Bad[encode.PropViolation].Lit
@@ -139,6 +121,30 @@ func prove(ctx context.Context, p *ir.Program, m encode.Model, limits []limit, s
 		po.Certificate.Notes = slotNotes(p)
 	}
 	return res, nil
+}
+
+// proofEngineOn is po's proof engine on m, run for a target.
+func proofEngineOn(ctx context.Context, m encode.Model, po ProofOptions, solverName SolverName, progress io.Writer) func(ts.Lit) *engine.Proof {
+	sys := m.System()
+	task := engine.ProofTask{MaxK: po.MaxK, NewSolver: solverMaker(ctx, solverName), Progress: progress}
+	if task.MaxK == 0 {
+		task.MaxK = DefaultMaxK
+	}
+	return func(target ts.Lit) *engine.Proof {
+		task.Target = target
+		switch po.Method {
+		case ProofKind:
+			return engine.ImprovedInduction(ctx, sys, task)
+		case ProofKindSimple:
+			return engine.KInduction(ctx, sys, task)
+		case ProofReach:
+			if sm, ok := m.(encode.Scheduled); ok {
+				task.Threads = &engine.Threads{Sched: sm.Scheduler(), Care: sm.Care(), PC: sm.ProgramCounters()}
+			}
+			return engine.ForwardReach(ctx, sys, task)
+		}
+		return engine.PDR(ctx, sys, task)
+	}
 }
 
 // solverMaker makes the solvers of a proof engine, each named name.

@@ -68,14 +68,43 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 		}
 		return nil, err
 	}
-	sys := cl.sys
+	out, inl, err := solveClauses(ctx, cl.sys, o.Solver, res)
+	if err != nil {
+		return nil, err
+	}
+	switch out.Status {
+	case solver.Sat:
+		err = summaryCounterexample(p, cl, out, o, res)
+	case solver.Unsat:
+		sys := cl.sys
+		if inl != nil {
+			sys = inl.System // the summaries are of its predicates
+		}
+		err = summaryProof(ctx, sys, inl, out, o, res)
+	default:
+		if ctx.Err() != nil {
+			return stoppedSummary(ctx, res), nil
+		}
+		res.Verdict = result.Unknown
+		res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%s)", out.Reason)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// solveClauses solves sys with the named solver, and says in res's
+// statistics what it took.
+func solveClauses(ctx context.Context, sys *chc.System, name SolverName, res *result.Result) (*engine.HornResult, *chc.Inlined, error) {
 	var out *engine.HornResult
 	var inl *chc.Inlined // the clauses the solver saw, when it saw them inlined
-	switch o.Solver {
+	switch name {
 	case SolverZ3:
 		fp, err := smt.NewFixedpoint()
 		if err != nil {
-			return nil, &result.UsageError{Msg: err.Error()}
+			return nil, nil, &result.UsageError{Msg: err.Error()}
 		}
 		out, inl = inlined(sys, func(sys *chc.System) *engine.HornResult {
 			return engine.Fixedpoint(ctx, sys, fp, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
@@ -88,82 +117,81 @@ func summaries(ctx context.Context, p *ir.Program, o summaryOptions) (*result.Re
 			return engine.Spacer(ctx, sys, engine.HornOptions{NewSolver: func() solver.Solver { return sat.New() }})
 		})
 	}
-	if inl != nil && out.Status == solver.Unsat {
-		sys = inl.System // the summaries are of its predicates
-	}
-	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(cl.sys.Preds), len(cl.sys.Clauses))
+	res.Stats = fmt.Sprintf("%d predicates, %d clauses", len(sys.Preds), len(sys.Clauses))
 	if inl != nil && inl.Removed() > 0 {
 		res.Stats += fmt.Sprintf(", %d predicates inlined", inl.Removed())
 	}
-	switch o.Solver {
+	switch name {
 	case SolverGini:
 		res.Stats += fmt.Sprintf(", %d levels, %s", out.Levels, out.Stats)
 	case SolverBDD:
 		res.Stats += fmt.Sprintf(", %d growths of the relations", out.Levels)
 	}
-	switch out.Status {
-	case solver.Sat:
-		if err := sys.CheckDerivation(out.Derivation); err != nil {
-			return nil, fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
-		}
-		steps, depth, err := cl.steps(out.Derivation)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %v", err)
-		}
-		replay := o.Replay
-		if replay == nil {
-			replay = func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
-				eo := explicit.DefaultOptions()
-				eo.Depth = depth
-				return explicit.Replay(p, eo, onProgram(p, steps))
-			}
-		}
-		tr, err := replay(steps, depth)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
-		}
-		res.Verdict, res.Trace = result.Unsafe, tr
-	case solver.Unsat:
-		var err error
-		if order, ok := out.DiagramOrder(); ok {
-			// Diagrams' interpretations are re-checked on diagrams: a
-			// SAT solver can take minutes on their multiplexer trees.
-			err = sys.CheckInterpretationDiagrams(ctx, out.Interpretation, order, 1<<26)
-		} else {
-			err = sys.CheckInterpretation(ctx, out.Interpretation, func() solver.Solver { return sat.New() })
-		}
-		switch {
-		case err != nil && ctx.Err() != nil:
-			return stoppedSummary(ctx, res), nil
-		case errors.Is(err, chc.ErrNotRechecked):
-			// Too large to re-check: no verdict.
-			res.Verdict = result.Unknown
-			res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%v)", err)}
-			res.Elapsed = time.Since(start)
-			return res, nil
-		case err != nil:
-			return nil, fmt.Errorf("internal error: %s: %v", res.Engine, err)
-		}
-		res.Verdict = result.Safe
-		if o.Proved != nil {
-			o.Proved(sys, out.Interpretation)
-		}
-		res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
-		if inl != nil && inl.Removed() > 0 {
-			res.Proof = fmt.Sprintf("summaries of %d predicates (%d more inlined), re-checked clause by clause", len(sys.Preds), inl.Removed())
-		}
-		if out.Order != nil {
-			res.Proof += " on fresh decision diagrams"
-		}
-	default:
-		if ctx.Err() != nil {
-			return stoppedSummary(ctx, res), nil
-		}
-		res.Verdict = result.Unknown
-		res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%s)", out.Reason)}
+	return out, inl, nil
+}
+
+// summaryCounterexample checks the derivation out found, reads it back
+// as steps of p and replays them: a violation, or an internal error.
+func summaryCounterexample(p *ir.Program, cl *hornClauses, out *engine.HornResult, o summaryOptions, res *result.Result) error {
+	if err := cl.sys.CheckDerivation(out.Derivation); err != nil {
+		return fmt.Errorf("internal error: the %s derivation does not hold: %v", res.Engine, err)
 	}
-	res.Elapsed = time.Since(start)
-	return res, nil
+	steps, depth, err := cl.steps(out.Derivation)
+	if err != nil {
+		return fmt.Errorf("internal error: %v", err)
+	}
+	replay := o.Replay
+	if replay == nil {
+		replay = func(steps []result.ReplayStep, depth int) (*result.Trace, error) {
+			eo := explicit.DefaultOptions()
+			eo.Depth = depth
+			return explicit.Replay(p, eo, onProgram(p, steps))
+		}
+	}
+	tr, err := replay(steps, depth)
+	if err != nil {
+		return fmt.Errorf("internal error: the %s counterexample does not replay on the explicit interpreter: %v", res.Engine, err)
+	}
+	res.Verdict, res.Trace = result.Unsafe, tr
+	return nil
+}
+
+// summaryProof re-checks the interpretation out found on sys (the
+// clauses the solver saw): safe, unknown where it is too large to
+// re-check, or an internal error.
+func summaryProof(ctx context.Context, sys *chc.System, inl *chc.Inlined, out *engine.HornResult, o summaryOptions, res *result.Result) error {
+	var err error
+	if order, ok := out.DiagramOrder(); ok {
+		// Diagrams' interpretations are re-checked on diagrams: a SAT
+		// solver can take minutes on their multiplexer trees.
+		err = sys.CheckInterpretationDiagrams(ctx, out.Interpretation, order, 1<<26)
+	} else {
+		err = sys.CheckInterpretation(ctx, out.Interpretation, func() solver.Solver { return sat.New() })
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		stoppedSummary(ctx, res)
+		return nil
+	case errors.Is(err, chc.ErrNotRechecked):
+		// Too large to re-check: no verdict.
+		res.Verdict = result.Unknown
+		res.Limits = []result.Limit{result.NewLimit(result.LimitSolver, "(%v)", err)}
+		return nil
+	case err != nil:
+		return fmt.Errorf("internal error: %s: %v", res.Engine, err)
+	}
+	res.Verdict = result.Safe
+	if o.Proved != nil {
+		o.Proved(sys, out.Interpretation)
+	}
+	res.Proof = fmt.Sprintf("summaries of %d predicates, re-checked clause by clause", len(sys.Preds))
+	if inl != nil && inl.Removed() > 0 {
+		res.Proof = fmt.Sprintf("summaries of %d predicates (%d more inlined), re-checked clause by clause", len(sys.Preds), inl.Removed())
+	}
+	if out.Order != nil {
+		res.Proof += " on fresh decision diagrams"
+	}
+	return nil
 }
 
 // inlined solves sys with the predicates of one clause resolved away
@@ -264,16 +292,7 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method Seq) (
 	}
 	so.Replay = replay
 	if c := o.Proof.Certificate; c != nil {
-		so.Proved = func(sys *chc.System, in *chc.Interpretation) {
-			c.Summaries = summariesOf(sys, in)
-			switch method {
-			case "":
-			case SeqContexts, SeqProduct:
-				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc export --chc --seq "+string(method)+" prints its clauses)")
-			default:
-				c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+string(method)+" prints it)")
-			}
-		}
+		so.Proved = certify(c, method)
 	}
 	res, err := summaries(ctx, target, so)
 	if err != nil {
@@ -294,6 +313,21 @@ func checkSummaries(ctx context.Context, p *ir.Program, o Options, method Seq) (
 		res.Limits = []result.Limit{result.NewLimit(result.LimitDeeper, "(the violation found needs call depth %d: --depth %d shows it)", needs, needs)}
 	}
 	return res, nil
+}
+
+// certify writes a proof's summaries into c, and which clauses their
+// predicates are of: those of the encoding named method.
+func certify(c *Certificate, method Seq) func(*chc.System, *chc.Interpretation) {
+	return func(sys *chc.System, in *chc.Interpretation) {
+		c.Summaries = summariesOf(sys, in)
+		switch method {
+		case "":
+		case SeqContexts, SeqProduct:
+			c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc export --chc --seq "+string(method)+" prints its clauses)")
+		default:
+			c.Notes = append(c.Notes, "the predicates are those of the "+seqWords(method)+" (bmc seq --"+string(method)+" prints it)")
+		}
+	}
 }
 
 // foldedWords says which globals ir.FoldConstantGlobals folded.
