@@ -118,7 +118,7 @@ bench-loops: build
 bench-lasso: build
 	BMC=./$(BIN) bash scripts/bench-lasso.sh
 
-# The portfolio table (docs/BENCHMARKS.md, "Portfolio"): the default plan
+# The portfolio table (docs/BENCHMARKS.md, "Bounded safety"): the default plan
 # against each single engine on the Bluetooth driver, Burns' and a
 # flag-based mutual exclusion, the late permutation, the pump, the
 # philosophers' livelocks and bmc prove on the safe programs; median of 3

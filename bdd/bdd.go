@@ -190,8 +190,7 @@ func (m *Manager) rehash() {
 // and the runs needed up to 600 MB less memory; 1M against 4M were
 // within the noise there, and faster by a tenth (the flag mutex with 7
 // threads) to a quarter (the Bluetooth driver with 2 adders and 3
-// stoppers) on amplification's fixpoints, with 40% less memory
-// (docs/BENCHMARKS.md).
+// stoppers) on amplification's fixpoints, with 40% less memory.
 const maxCache = 1 << 20
 
 // grow doubles the unique table (rehashing every node) and the cache.

@@ -33,7 +33,7 @@ import (
 // keeps its processor's caches: the explicit engine on Bluetooth with
 // one adder and three stoppers took 0.30 s alone, 0.35 s beside a BMC
 // process pinned to the other core, and 0.47 to 0.50 s beside it
-// unpinned or in one process with it (docs/BENCHMARKS.md, "Portfolio").
+// unpinned or in one process with it (docs/BENCHMARKS.md, "Bounded safety").
 // A loser is killed. The run's limits stay with the parent, which counts
 // its candidates' memory as its own: when one ends the run, the parent
 // names it on each candidate's standard input ("timeout", "memory 4G",

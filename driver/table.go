@@ -90,7 +90,7 @@ var safetyTable = []planCase{
 	{name: "bmc, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineBMC || t.pin.seq != "" },
 		checks: bmcPinnedChecks, question: violationWithin, pinned: true,
 		rows: []planRow{{method: func(t *task) method.Method { return method.ConcurrentBMC(t.p, t.o, bmcSeq(t)) },
-			why: "asked for; without --seq, the interleaving product where threads loop or recurse (PDR proves dekker.bpl at 2 switches in 6 s there, 285 s on the eager program), else the eager sequentialization"}}},
+			why: "asked for; without --seq, the interleaving product where threads loop or recurse (the answer rests on a proof, and PDR on dekker's eager program took about 130 s at 2 switches: BENCHMARKS.md, \"Bounded safety\"), else the eager sequentialization"}}},
 	{name: "every interleaving", when: func(t *task) bool { return !t.bounded }, question: violationWithin,
 		rows: append([]planRow{
 			{method: explicitMethod, when: func(t *task) bool { return t.directErr != nil },
@@ -101,12 +101,12 @@ var safetyTable = []planCase{
 			{method: explicitMethod, why: "fastest on narrow programs (BENCHMARKS.md, \"Bounded safety\")"},
 			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o) },
 				when: func(t *task) bool { return t.o.Bounds.Rounds > 0 && diagramsAllowed(t) },
-				why:  "within rounds before the product: safe on every interleaving is safe within the bound (Burns, 6 threads, 3 rounds: 1.4 s against 7.9 s)"},
+				why:  "within rounds before the product: safe on every interleaving is safe within the bound (BENCHMARKS.md, \"Bounded safety\": the portfolio's Burns rows)"},
 			{method: productBDD(false), when: diagramsAllowed,
-				why: "the threads' states side by side on decision diagrams, as Getafix: decides what the sequentializations leave open (SafeStack at 4 rounds; flags6 0.6 s against 8.3 s)"},
+				why: "the threads' states side by side on decision diagrams, as Getafix: decides what the sequentializations leave open (flags6 at 3 rounds: 0.40 s, the sequentializations undecided in 20 s; BENCHMARKS.md, \"Bounded safety\")"},
 			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o) },
 				when: func(t *task) bool { return t.o.Bounds.Rounds == 0 && diagramsAllowed(t) },
-				why:  "within switches after the product (Burns, 7 threads, 3 switches: 1.9 s against 7.8 s)"},
+				why:  "within switches after the product, which decides the wide programs sooner there (BENCHMARKS.md, \"Bounded safety\")"},
 			{method: bmcOn(method.SeqEager), why: "the sequentializations are fastest on wide unsafe programs (BENCHMARKS.md, \"Bounded safety\")"},
 			{method: bmcOn(method.SeqLazy), why: "as eager, with only reachable states in each context"},
 		}...)},
@@ -379,8 +379,9 @@ func bmcSeq(t *task) method.Seq {
 }
 
 // proofSeq is what bmc prove runs on within a bound: --seq, or the
-// interleaving product where it takes the program (dekker.bpl at 2
-// switches: 6 s against 285 s on the eager program).
+// interleaving product where it takes the program (PDR on dekker's
+// eager program took about 130 s at 2 switches: BENCHMARKS.md,
+// "Bounded safety").
 func proofSeq(t *task) method.Seq {
 	switch {
 	case t.pin.seq != "":

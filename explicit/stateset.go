@@ -9,7 +9,7 @@ import "hash/maphash"
 // in each of its cycles, and a map of strings would give it one per
 // state to trace again in every cycle, cycles that come often when other
 // engines allocate in the same process (the plan's race,
-// docs/BENCHMARKS.md "Portfolio").
+// docs/BENCHMARKS.md "Bounded safety").
 type stateSet struct {
 	seed   maphash.Seed
 	chunks [][]byte // keys end to end; a chunk is never grown, so keys stay put

@@ -195,7 +195,7 @@ func (b Bounds) DepthWords() string {
 
 // summaryMethod is the summary engine's encoding of a concurrent
 // program when the user names none: the context encoding
-// (docs/BENCHMARKS.md, "Summaries": up to 20 times faster than the
+// (docs/BENCHMARKS.md, "Recursion": up to 20 times faster than the
 // eager program's clauses on the examples, as fast where it gains
 // least; it encodes locks too).
 const SummarySeq = SeqContexts

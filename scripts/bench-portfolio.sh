@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-portfolio.sh: the portfolio table of issue 27 (docs/BENCHMARKS.md,
-# "Portfolio"): bmc's default plan against each single engine, row by row.
+# "Bounded safety", "Proofs", "Livelocks"): bmc's default plan against each single engine, row by row.
 # Rows:
 #   bluetooth  examples/bluetooth.bpl (both bugs) and
 #              examples/bluetooth_fixed.bpl, 1..3 adders x 1..3 stoppers,

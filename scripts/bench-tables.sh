@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-tables.sh: measure the tables of issue 4 (docs/BENCHMARKS.md,
-# "Concurrent programs on BMC"): the Bluetooth driver (Fig. 5 of the
+# "Bounded safety"): the Bluetooth driver (Fig. 5 of the
 # lazy-sequentialization paper, /work/shared/papers/lazy-sequentialization-cav09*)
 # and the 16-bit permutation program (Table 1 of the same paper), for every
 # sequentialization (eager, lazy, direct) and solver (gini, z3) of the bmc

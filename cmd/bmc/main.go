@@ -64,7 +64,7 @@ func internalErr(format string, args ...any) error {
 // by 4 times the live data instead of once costs memory but far less
 // collection work (bmc check of flags5 at 3 rounds 1.2x faster than
 // with GOGC=100, with twice the memory, docs/BENCHMARKS.md
-// "Portfolio"); the memory limit (driver.Limit) still bounds the heap.
+// "Bounded safety"); the memory limit (driver.Limit) still bounds the heap.
 const gcPercent = 400
 
 func main() {

@@ -1,6 +1,6 @@
 // Command loopprogs writes the generated programs of the benchmark
 // tables (docs/BENCHMARKS.md: "Looping programs", "Livelocks",
-// "Portfolio", "Recursion") into a directory: Burns' mutual exclusion for 2 to 7
+// "Bounded safety", "Recursion") into a directory: Burns' mutual exclusion for 2 to 7
 // threads, safe and with a bug (burnsN.bpl, burnsN_bug.bpl); a flag-based
 // mutual exclusion, safe and with a check-then-act race (flagsN.bpl,
 // flagsN_bug.bpl); examples/permutation_late.bpl with 4, 8, ..., 20 bits
