@@ -13,15 +13,18 @@ import (
 type Options struct {
 	// MaxPairs bounds the pairs (shared state, thread state) the forward
 	// pass builds; MaxElements the minimal elements the backward search
-	// keeps. Reaching either ends the check without a verdict.
-	MaxPairs, MaxElements int
+	// keeps; MaxConfigurations the configurations the counted search of
+	// Reach keeps. Reaching one ends the check without a verdict.
+	MaxPairs, MaxElements, MaxConfigurations int
 	// Depth bounds the frames of a thread where threads recurse: calls
 	// beyond it are cut, and an answer then holds within it.
 	Depth int
 }
 
 // DefaultOptions fit in a few hundred megabytes.
-func DefaultOptions() Options { return Options{MaxPairs: 2_000_000, MaxElements: 2_000_000, Depth: 16} }
+func DefaultOptions() Options {
+	return Options{MaxPairs: 2_000_000, MaxElements: 2_000_000, MaxConfigurations: 10_000_000, Depth: 16}
+}
 
 // Outcome is what a check found.
 type Outcome struct {
@@ -37,9 +40,11 @@ type Outcome struct {
 	Threads  int // threads in existence at the end, init not counted
 	Depth    int // the deepest call stack of the schedule
 	Failure  string
-	Pairs    int // pairs the forward pass built
+	Pairs    int // pairs the forward pass built (Reach: the pairs it moved from)
 	Elements int // minimal elements the backward search made
-	Rounds   int // backward steps until the fixpoint or the start
+	// Configurations counts the counted configurations Reach found.
+	Configurations int
+	Rounds         int // backward steps until the fixpoint or the start
 	// Unmatched counts, for Unknown, the violations of the linear
 	// interfaces that the program's starts of threads do not match.
 	Unmatched int

@@ -78,16 +78,7 @@ func (f *forward) link(g, g2 int32) {
 // steps, up to maxPairs pairs (false when it stopped short).
 func (f *forward) build(ctx context.Context, maxPairs int) (bool, error) {
 	f.pairs, f.byShared, f.next = map[uint64]bool{}, map[int32][]int32{}, map[int32][]int32{}
-	for i, t := range f.prog.Threads {
-		n := t.Count
-		if t.Unbounded {
-			n = 1 // stands for any number
-		}
-		for range n {
-			f.instances = append(f.instances, instance{spec: i, open: t.Unbounded})
-		}
-	}
-	if !f.runInit(ctx) {
+	if !f.begin(ctx) {
 		return false, ctx.Err()
 	}
 	if f.initFail != nil {
@@ -95,32 +86,14 @@ func (f *forward) build(ctx context.Context, maxPairs int) (bool, error) {
 	}
 	for i := range f.starts {
 		st := &f.starts[i]
-		g := f.shareds[st.g]
-		for _, in := range f.instances {
-			var opts []int32
-			entryFrames(f.prog.Threads[in.spec].Proc, -1, nil, func(fr frame) {
-				l := &local{frames: []frame{fr}}
-				if enforced(g, l) {
-					opts = append(opts, f.localOf(l))
-				}
-			})
-			if in.open {
-				st.open = append(st.open, opts)
-			} else {
-				st.fixed = append(st.fixed, opts)
-				st.dead = st.dead || len(opts) == 0
-			}
-		}
 		if st.dead {
 			continue
 		}
 		for _, opts := range slices.Concat(st.fixed, st.open) {
 			for _, l := range opts {
 				f.add(st.g, l)
-				if n := f.locals[l].top(); n.proc.Nodes[n.pc].Error {
-					// A thread that starts at an error label fails at once.
-					f.fails = append(f.fails, int32(len(f.trans)))
-					f.trans = append(f.trans, transition{g: st.g, l: l, fails: true, failText: f.labelText(n.proc.Nodes[n.pc])})
+				if ti := f.startFailure(st.g, l); ti >= 0 {
+					f.fails = append(f.fails, ti)
 				}
 			}
 		}
@@ -152,6 +125,55 @@ func (f *forward) build(ctx context.Context, maxPairs int) (bool, error) {
 		})
 	}
 	return true, nil
+}
+
+// startFailure is, when a thread that starts in state l beside g is at
+// an error label and so fails at once, the failing transition it adds
+// to f.trans; else -1.
+func (f *forward) startFailure(g, l int32) int32 {
+	n := f.locals[l].top()
+	if !n.proc.Nodes[n.pc].Error {
+		return -1
+	}
+	f.trans = append(f.trans, transition{g: g, l: l, fails: true, failText: f.labelText(n.proc.Nodes[n.pc])})
+	return int32(len(f.trans) - 1)
+}
+
+// begin lists the instances, runs init and finds, per start, the thread
+// states each instance may start in; false when ctx ended it.
+func (f *forward) begin(ctx context.Context) bool {
+	for i, t := range f.prog.Threads {
+		n := t.Count
+		if t.Unbounded {
+			n = 1 // stands for any number
+		}
+		for range n {
+			f.instances = append(f.instances, instance{spec: i, open: t.Unbounded})
+		}
+	}
+	if !f.runInit(ctx) || f.initFail != nil {
+		return f.initFail != nil
+	}
+	for i := range f.starts {
+		st := &f.starts[i]
+		g := f.shareds[st.g]
+		for _, in := range f.instances {
+			var opts []int32
+			entryFrames(f.prog.Threads[in.spec].Proc, -1, nil, func(fr frame) {
+				l := &local{frames: []frame{fr}}
+				if enforced(g, l) {
+					opts = append(opts, f.localOf(l))
+				}
+			})
+			if in.open {
+				st.open = append(st.open, opts)
+			} else {
+				st.fixed = append(st.fixed, opts)
+				st.dead = st.dead || len(opts) == 0
+			}
+		}
+	}
+	return true
 }
 
 // runInit explores init alone (breadth first) from every initial global

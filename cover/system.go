@@ -135,6 +135,7 @@ type micro struct {
 type system struct {
 	prog    *ir.Program
 	visible [][]bool
+	live    map[*ir.Proc][][]bool // ir.LiveLocals, by procedure as needed
 	locals  []*local
 	localID map[string]int32
 	shareds []*shared
@@ -173,16 +174,37 @@ func newSystem(p *ir.Program, depth int) (*system, error) {
 	if err := Supported(p); err != nil {
 		return nil, err
 	}
-	s := &system{prog: p, visible: ir.VisibleNodes(p), localID: map[string]int32{}, shareID: map[string]int32{}, choiceID: map[string]int32{}}
+	s := &system{prog: p, visible: ir.VisibleNodes(p), live: map[*ir.Proc][][]bool{}, localID: map[string]int32{}, shareID: map[string]int32{}, choiceID: map[string]int32{}}
 	if recursiveCall(p) != nil {
 		s.depth = max(depth, 1)
 	}
 	return s, nil
 }
 
+// localOf numbers thread state l, with the locals its top frame no
+// longer reads set to F first (in l itself): states that differ only in
+// values no step will read behave alike, and the explicit interpreter
+// leaves such values arbitrary too (so do the witnesses, record).
 func (s *system) localOf(l *local) int32 {
+	top := l.top()
+	for x, live := range s.liveAt(top) {
+		if !live {
+			top.locals[x] = false
+		}
+	}
 	s.keyBuf = l.key(s.keyBuf[:0])
 	return intern(s.localID, &s.locals, s.keyBuf, l)
+}
+
+// liveAt marks the locals of f's procedure that are live at its node
+// (ir.LiveLocals).
+func (s *system) liveAt(f *frame) []bool {
+	live, ok := s.live[f.proc]
+	if !ok {
+		live = ir.LiveLocals(f.proc)
+		s.live[f.proc] = live
+	}
+	return live[f.pc]
 }
 
 func (s *system) sharedOf(g *shared) int32 {

@@ -20,28 +20,47 @@ type thread struct {
 // ending with the failing one. Without an element (id < 0) the failure
 // is init's.
 func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
+	var st *start
+	var m []int32
+	if id >= 0 {
+		st, m = b.startFor(b.elems[id].g), b.elems[id].m
+	}
+	var chain []transition
+	for ; id >= 0; id = b.elems[id].next {
+		chain = append(chain, b.trans[b.elems[id].via])
+	}
+	return b.schedule(out, st, m, assign, chain)
+}
+
+// schedule makes out the violation that starts from st with the thread
+// states m given to the instances assign (indices in f.instances) and
+// takes the transitions of chain, the last one failing; st nil: init
+// fails.
+func (f *forward) schedule(out *Outcome, st *start, m []int32, assign []int, chain []transition) *Outcome {
 	out.Verdict = result.Unsafe
-	f := b.forward
 	prog := *f.prog
 	out.Program = &prog
-	var initPath []int32
+	initPath := f.initFail
 	var threads []thread
-	if id < 0 {
-		initPath = f.initFail
+	if st == nil {
 		prog.Threads = nil
 	} else {
-		e := b.elems[id]
-		st := b.startFor(e.g)
 		initPath = st.init
-		threads = f.startThreads(&prog, st, e.m, assign)
+		threads = f.startThreads(&prog, st, m, assign)
 	}
 	out.Depth = 1
 	for _, ti := range initPath {
 		f.record(out, f.initTrans[ti], 0)
 	}
 	out.Failure = f.initFailText
-	for ; id >= 0; id = b.elems[id].next {
-		t := b.trans[b.elems[id].via]
+	return f.play(out, threads, chain)
+}
+
+// play appends the schedule of the transitions to out, each taken by a
+// thread that stands in its source state, and fills in the threads'
+// roles and count.
+func (f *forward) play(out *Outcome, threads []thread, chain []transition) *Outcome {
+	for _, t := range chain {
 		mover := slices.IndexFunc(threads, func(th thread) bool { return th.state == t.l })
 		if mover < 0 {
 			panic("cover: no thread stands where a move of the witness starts")
@@ -74,7 +93,13 @@ func (b *backward) witness(out *Outcome, assign []int, id int32) *Outcome {
 func (f *forward) record(out *Outcome, m micro, thread int) {
 	step := result.ReplayStep{Thread: thread, Edge: m.edge, Globals: values(f.shareds[m.g].globals)}
 	if m.l != dead {
-		step.Locals = values(f.locals[m.l].top().locals)
+		top := f.locals[m.l].top()
+		step.Locals = values(top.locals)
+		for x, live := range f.liveAt(top) {
+			if !live {
+				step.Locals[x] = ir.Unknown // set to F by localOf, arbitrary in the program
+			}
+		}
 		out.Depth = max(out.Depth, len(f.locals[m.l].frames))
 	}
 	out.Steps = append(out.Steps, step)

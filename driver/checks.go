@@ -65,6 +65,11 @@ var optionChecks = []optionCheck{
 		func(t *task) string {
 			return fmt.Sprintf("--seq %s needs the bmc engine, not --engine explicit", t.pin.seq)
 		}},
+	{livelock, func(t *task) bool {
+		return t.pin.engine == method.EngineCoverability || t.pin.engine == method.EngineInterfaces || t.pin.engine == method.EngineCounters
+	}, func(t *task) string {
+		return fmt.Sprintf("--lasso: --engine %s answers safety questions only; livelocks are for --engine explicit, bmc or summaries", t.pin.engine)
+	}},
 	{livelock, func(t *task) bool { return t.instancesErr != nil },
 		func(t *task) string { return fmt.Sprintf("--lasso: %v", t.instancesErr) }},
 	{livelock, func(t *task) bool {

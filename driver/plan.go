@@ -111,6 +111,10 @@ type programFacts struct {
 	// thread instances.
 	directErr, baseErr, coverErr, lassoErr, productErr, instancesErr error
 	threadsUnbounded                                                 bool
+	// counted: the counter abstraction takes the program and a thread
+	// group has two instances or more, whose interchangeable states it
+	// counts.
+	counted bool
 }
 
 // factsOf finds the program facts of p at the call depth.
@@ -126,7 +130,18 @@ func factsOf(p *ir.Program, depth int) programFacts {
 		productErr:       encode.ProductTakes(p),
 		instancesErr:     instancesErr,
 		threadsUnbounded: p.ThreadsUnbounded(),
+		counted:          cover.CountedSupported(p) == nil && replicated(p),
 	}
+}
+
+// replicated says whether a thread group of p has two instances or more.
+func replicated(p *ir.Program) bool {
+	for _, t := range p.Threads {
+		if t.Count >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 // free says that no flag pins the engine or the encoding.

@@ -29,6 +29,7 @@ var planKinds = []struct {
 	{"concurrent, looping", "peterson.bpl", ""},
 	{"concurrent, recursive", "kind_fig1.bpl", ""},
 	{"parameterized", "drivers_exclusive.bpl", "kernel=1,driver=*"},
+	{"replicated", "bluetooth_fixed.bpl", "adder=2,stopper=2"},
 	{"spawning", "worker_pool.bpl", ""},
 }
 

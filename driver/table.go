@@ -87,6 +87,8 @@ var safetyTable = []planCase{
 		}...)},
 	{name: "explicit, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineExplicit },
 		question: violationWithin, rows: []planRow{{method: explicitMethod, why: "asked for"}}},
+	{name: "counters, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineCounters },
+		question: violationWithin, pinned: true, rows: []planRow{{method: countedMethod, must: true, why: "asked for"}}},
 	{name: "bmc, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineBMC || t.pin.seq != "" },
 		checks: bmcPinnedChecks, question: violationWithin, pinned: true,
 		rows: []planRow{{method: func(t *task) method.Method { return method.ConcurrentBMC(t.p, t.o, bmcSeq(t)) },
@@ -99,6 +101,7 @@ var safetyTable = []planCase{
 	{name: "within a context bound", question: boundedQuestion,
 		rows: append(summariesRows(recursiveFree, false), []planRow{
 			{method: explicitMethod, why: "fastest on narrow programs (BENCHMARKS.md, \"Bounded safety\")"},
+			countedRow,
 			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o) },
 				when: func(t *task) bool { return t.o.Bounds.Rounds > 0 && diagramsAllowed(t) },
 				why:  "within rounds before the product: safe on every interleaving is safe within the bound (BENCHMARKS.md, \"Bounded safety\": the portfolio's Burns rows)"},
@@ -115,8 +118,10 @@ var safetyTable = []planCase{
 // everyInterleavingRows prove a concurrent program for every
 // interleaving: bmc prove without a bound, and bmc check without one.
 var everyInterleavingRows = []planRow{
-	{method: exhaustiveMethod, when: raceEvery,
+	{method: exhaustiveMethod, when: func(t *task) bool { return raceEvery(t) && !t.counted },
 		why: "alone for the head start: it answers most programs sooner, most within 2 s (BENCHMARKS.md, \"Proofs\")"},
+	{method: countedMethod, when: func(t *task) bool { return raceEvery(t) && t.counted },
+		why: "the exhaustive search over counted configurations, for the head start: instances of a group in the same state are counted, not told apart (BENCHMARKS.md, \"Twice the threads\")"},
 	{method: reachProduct, when: func(t *task) bool { return raceEvery(t) && t.baseErr == nil },
 		why: "proves the interleaving product of every example faster than PDR (BENCHMARKS.md, \"Proofs\")"},
 	{method: func(t *task) method.Method { return method.ProveProduct(t.p, t.o) }, after: proofHeadStart, must: true,
@@ -148,6 +153,9 @@ var proofTable = []planCase{
 	{name: "summaries", when: summariesProof, checks: summaryEncodingChecks, pinned: true,
 		question: func(t *task) string { return aProof(summariesQuestion(t)) },
 		rows:     summariesRows(nil, false)},
+	{name: "counters, asked for", when: func(t *task) bool { return t.pin.method == method.ProofCounters },
+		question: func(t *task) string { return "a proof for executions of any length within " + t.o.Bounds.Words() },
+		pinned:   true, rows: []planRow{{method: countedMethod, must: true, why: "asked for"}}},
 	{name: "K-induction with amplification, asked for", when: func(t *task) bool { return t.pin.method == method.ProofAmplify },
 		checks: amplifyChecks, pinned: true,
 		question: func(t *task) string {
@@ -168,7 +176,7 @@ var proofTable = []planCase{
 			proofRows(func(t *task) method.Method { return method.ProveSequential(t.p, t.o) })...)},
 	{name: "within a context bound", when: func(t *task) bool { return t.bounded },
 		question: func(t *task) string { return "a proof for executions of any length within " + t.o.Bounds.Words() },
-		rows: append(append([]planRow{exhaustiveFirst}, summariesRows(summariesBeside, true)...),
+		rows: append(append([]planRow{exhaustiveFirst, countedRow}, summariesRows(summariesBeside, true)...),
 			proofRows(func(t *task) method.Method { return method.ProveBounded(t.p, t.o, proofSeq(t)) })...)},
 	{name: "every interleaving",
 		question: func(t *task) string { return "a proof for executions of any length within " + t.o.Bounds.Words() },
@@ -179,6 +187,12 @@ var proofTable = []planCase{
 // for the head start.
 var exhaustiveFirst = planRow{method: exhaustiveMethod, when: (*task).race,
 	why: "alone for the head start: it answers most programs sooner, most within 2 s (BENCHMARKS.md, \"Proofs\")"}
+
+// countedRow is the counter abstraction beside the explicit search of a
+// program with a replicated thread group: safe on every interleaving is
+// safe within any bound.
+var countedRow = planRow{method: countedMethod, when: func(t *task) bool { return t.counted && t.race() },
+	why: "every interleaving over counted configurations, for programs with instances of one thread: their number grows polynomially in the instances (BENCHMARKS.md, \"Twice the threads\")"}
 
 // proofRows are the proof engine made by m: after the head start when
 // the plan races, alone when a flag pinned it.
@@ -272,6 +286,7 @@ func summariesRows(when func(t *task) bool, must bool) []planRow {
 var (
 	explicitMethod   = func(t *task) method.Method { return method.Explicit(t.p, t.o) }
 	exhaustiveMethod = func(t *task) method.Method { return method.Exhaustive(t.p, t.o) }
+	countedMethod    = func(t *task) method.Method { return method.Counted(t.p, t.o) }
 	lassoExplicit    = func(t *task) method.Method { return method.LassoExplicit(t.p, t.o, t.lb) }
 	directLasso      = func(t *task) method.Method { return method.DirectLasso(t.p, t.o, t.lb) }
 )

@@ -29,6 +29,7 @@ const (
 	EngineSummaries    Engine = "summaries"
 	EngineCoverability Engine = "coverability"
 	EngineInterfaces   Engine = "interfaces"
+	EngineCounters     Engine = "counters"
 )
 
 // Seq is how a concurrent program is encoded (--seq): a
@@ -66,6 +67,7 @@ const (
 	ProofReach      ProofMethod = "reach"
 	ProofSummaries  ProofMethod = "summaries"
 	ProofAmplify    ProofMethod = "amplify"
+	ProofCounters   ProofMethod = "counters"
 )
 
 // Pin is the typed name of a flag's value: "" for Auto (the plan
@@ -101,6 +103,7 @@ var (
 		{string(EngineSummaries), "procedure summaries as Horn clauses, at every call depth; livelocks (--lasso) through the keyframe translation"},
 		{string(EngineCoverability), "every number of threads, every interleaving: backward coverability"},
 		{string(EngineInterfaces), "every number of threads within -k rounds: linear interfaces"},
+		{string(EngineCounters), "every interleaving of the stated thread counts, counting the instances in each thread state (counter abstraction)"},
 	}}
 	SeqChoice = Choice{Flag: "seq", Noun: "sequentialization", Default: Auto, Commands: []string{"check", "prove", "export"}, Values: []Value{
 		{Auto, "the plan's choice"},
@@ -123,6 +126,7 @@ var (
 		{string(ProofReach), "forward reachability on decision diagrams, each thread's steps apart"},
 		{string(ProofSummaries), "procedure summaries, at every call depth"},
 		{string(ProofAmplify), "K-induction with amplification: every number of rounds"},
+		{string(ProofCounters), "the exhaustive search over every interleaving of the stated thread counts, counting the instances in each thread state"},
 	}}
 	FairnessChoice = Choice{Flag: "fairness", Noun: "fairness", Default: result.StrongFairness.String(), Commands: []string{"check", "seq", "export"}, Values: []Value{
 		{result.StrongFairness.String(), "a thread that takes no step in the loop has ended or waits for a lock held throughout the loop"},

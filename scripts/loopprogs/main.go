@@ -17,7 +17,7 @@ func main() {
 	}
 	dir := os.Args[1]
 	files := map[string]string{}
-	for n := 2; n <= 7; n++ {
+	for n := 2; n <= 12; n++ {
 		files[fmt.Sprintf("burns%d.bpl", n)] = progen.Burns(n)
 		files[fmt.Sprintf("burns%d_bug.bpl", n)] = progen.BurnsBuggy(n)
 		files[fmt.Sprintf("flags%d.bpl", n)] = progen.FlagMutex(n, false)
@@ -26,7 +26,7 @@ func main() {
 	for n := 4; n <= 20; n += 4 {
 		files[fmt.Sprintf("permutation%d_late.bpl", n)] = progen.PermutationLate(n)
 	}
-	for n := 2; n <= 8; n++ {
+	for n := 2; n <= 16; n++ {
 		files[fmt.Sprintf("phil%d.bpl", n)] = progen.Philosophers(n, false)
 		files[fmt.Sprintf("phil%d_ordered.bpl", n)] = progen.Philosophers(n, true)
 	}
