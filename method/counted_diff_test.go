@@ -39,20 +39,20 @@ func TestCountedDifferential(t *testing.T) {
 			name := fmt.Sprintf("seed%d_t0x%d.bpl", seed, n)
 			p := load(t, name, src, ir.Options{Threads: []ir.ThreadCount{{Name: "t0", Count: n}, {Name: "t1", Count: 1}}})
 			for _, switches := range []int{-1, 2} {
-				o := Options{Bounds: Bounds{Switches: switches, Depth: 4, MaxThreads: 4, MaxStates: 200_000}}
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				o := Options{Bounds: Bounds{Switches: switches, Depth: 4, MaxThreads: 4, MaxStates: 100_000}}
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 				got, err := checkCounted(ctx, p, o)
 				cancel()
 				if err != nil {
 					t.Fatalf("%s, %d switches: %v\n%s", name, switches, err, src)
 				}
 				eo := explicit.DefaultOptions()
-				eo.Switches, eo.Depth, eo.MaxStates, eo.NoSymmetry = switches, 4, 200_000, true
+				eo.Switches, eo.Depth, eo.MaxStates, eo.NoSymmetry = switches, 4, 100_000, true
 				c, err := explicit.New(p, eo)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+				ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 				want := c.Run(ctx)
 				cancel()
 				tally[fmt.Sprintf("switches %d: counted %v, explicit %v", switches, got.Verdict, want.Verdict)]++

@@ -30,7 +30,7 @@ func Placed(p *ir.Program, err error) string {
 func coverOptions(o Options) cover.Options {
 	opts := cover.DefaultOptions()
 	if o.Bounds.MaxStates > 0 {
-		opts.MaxPairs, opts.MaxElements = o.Bounds.MaxStates, o.Bounds.MaxStates
+		opts.MaxPairs, opts.MaxElements, opts.MaxConfigurations = o.Bounds.MaxStates, o.Bounds.MaxStates, o.Bounds.MaxStates
 	}
 	if o.Bounds.Depth > 0 {
 		opts.Depth = o.Bounds.Depth
