@@ -200,7 +200,9 @@ func (t *task) solverPins() error {
 	}
 	proof, pin := t.q == method.Proof, &t.pin
 	switch {
-	case proof && pin.method == method.ProofAmplify:
+	case proof && pin.method == method.ProofAmplify, proof && pin.method == method.ProofCounters,
+		!proof && pin.engine == method.EngineCounters && t.q != method.Livelock:
+		// The counter abstraction's configurations on decision diagrams.
 	case proof && pin.method == method.ProofReach:
 		// Reachability runs on diagrams of its own whatever the
 		// solver; the engines around it take the default one.

@@ -76,6 +76,8 @@ var safetyTable = []planCase{
 	{name: "summaries, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineSummaries || t.pin.seq.Horn() },
 		checks: summaryEncodingChecks, question: summariesQuestion, pinned: true,
 		rows: summariesRows(nil, false)},
+	{name: "counters, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineCounters },
+		question: violationWithin, pinned: true, rows: []planRow{{method: countedMethod, must: true, why: "asked for"}}},
 	{name: "one thread", when: func(t *task) bool { return t.sequential }, question: oneThreadQuestion,
 		rows: append(summariesRows(recursiveFree, false), []planRow{
 			{method: func(t *task) method.Method { return method.SequentialBMC(t.p, t.o) },
@@ -87,8 +89,6 @@ var safetyTable = []planCase{
 		}...)},
 	{name: "explicit, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineExplicit },
 		question: violationWithin, rows: []planRow{{method: explicitMethod, why: "asked for"}}},
-	{name: "counters, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineCounters },
-		question: violationWithin, pinned: true, rows: []planRow{{method: countedMethod, must: true, why: "asked for"}}},
 	{name: "bmc, asked for", when: func(t *task) bool { return t.pin.engine == method.EngineBMC || t.pin.seq != "" },
 		checks: bmcPinnedChecks, question: violationWithin, pinned: true,
 		rows: []planRow{{method: func(t *task) method.Method { return method.ConcurrentBMC(t.p, t.o, bmcSeq(t)) },

@@ -13,11 +13,16 @@ import (
 
 // Counted is the counter abstraction of the stated thread counts: every
 // interleaving, searched over configurations that count the threads in
-// each thread state (cover.Reach). Safe on every interleaving is safe
+// each thread state (cover.Reach; with the solver bdd, on decision
+// diagrams: cover.ReachDiagrams). Safe on every interleaving is safe
 // within any bound; a violation answers a bounded question only where
 // it replays within the bound.
 func Counted(p *ir.Program, o Options) Method {
-	return Method{Name: "counter abstraction, every interleaving", Questions: both, Cores: 1,
+	name := "counter abstraction, every interleaving"
+	if o.Solver == SolverBDD {
+		name = "counter abstraction+bdd, every interleaving"
+	}
+	return Method{Name: name, Questions: both, Cores: 1,
 		Run: func(ctx context.Context, _ io.Writer) (*result.Result, error) {
 			return checkCounted(ctx, p, o)
 		},
@@ -27,12 +32,16 @@ func Counted(p *ir.Program, o Options) Method {
 // checkCounted runs the counted search and replays its violation on the
 // explicit interpreter, within the question's bound when it has one.
 func checkCounted(ctx context.Context, p *ir.Program, o Options) (*result.Result, error) {
-	out, err := cover.Reach(ctx, p, coverOptions(o))
+	reach, engine := cover.Reach, "counter abstraction"
+	if o.Solver == SolverBDD {
+		reach, engine = cover.ReachDiagrams, "counter abstraction+bdd"
+	}
+	out, err := reach(ctx, p, coverOptions(o))
 	if err != nil {
 		return nil, err
 	}
 	const every = "every interleaving"
-	res := &result.Result{Engine: "counter abstraction", Verdict: out.Verdict, AnyDepth: !out.Deeper, Bounds: every, Depth: o.Bounds.Depth,
+	res := &result.Result{Engine: engine, Verdict: out.Verdict, AnyDepth: !out.Deeper, Bounds: every, Depth: o.Bounds.Depth,
 		Stats: fmt.Sprintf("%d counted configurations, %d thread states beside shared states moved from", out.Configurations, out.Pairs)}
 	bd, bounded := o.Bounds.Context()
 	switch out.Verdict {

@@ -19,7 +19,9 @@ import (
 // reduction), on every interleaving and within 2 context switches: where
 // both decide, the verdicts must agree, and every violation the counter
 // abstraction finds must replay as an execution of the program as
-// written (checkCounted replays it: an error fails the test).
+// written (checkCounted replays it: an error fails the test). On every
+// interleaving the counted configurations on decision diagrams must
+// give the same verdict and, when safe, as many configurations.
 func TestCountedDifferential(t *testing.T) {
 	t.Parallel()
 	seeds := soak.Seeds(10, 40) // a sample; make soak runs more
@@ -56,6 +58,9 @@ func TestCountedDifferential(t *testing.T) {
 				want := c.Run(ctx)
 				cancel()
 				tally[fmt.Sprintf("switches %d: counted %v, explicit %v", switches, got.Verdict, want.Verdict)]++
+				if switches < 0 {
+					onDiagrams(t, name, src, p, o, got)
+				}
 				if got.Verdict == result.Unknown && want.Verdict != result.Unknown {
 					t.Logf("%s, %d switches: counted unknown %v %s; explicit %v %v", name, switches, got.Limits, got.Stats, want.Verdict, want.Limits)
 				}
@@ -78,4 +83,34 @@ func TestCountedDifferential(t *testing.T) {
 	if decided < seeds {
 		t.Errorf("only %d of %d runs on every interleaving decided by both: the test compares too little", decided, 3*seeds)
 	}
+}
+
+// onDiagrams checks the counter abstraction on decision diagrams against
+// the explicit counted search's answer got on p.
+func onDiagrams(t *testing.T, name, src string, p *ir.Program, o Options, got *result.Result) {
+	t.Helper()
+	o.Solver = SolverBDD
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	sym, err := checkCounted(ctx, p, o)
+	if err != nil {
+		t.Fatalf("%s, on diagrams: %v\n%s", name, err, src)
+	}
+	if sym.Verdict == result.Unknown || got.Verdict == result.Unknown {
+		return
+	}
+	if sym.Verdict != got.Verdict {
+		t.Errorf("%s: the counted configurations on diagrams say %v, the counted search %v\n%s", name, sym.Verdict, got.Verdict, src)
+	}
+	if n, m := configurations(sym.Stats), configurations(got.Stats); sym.Verdict == result.Safe && n != m {
+		t.Errorf("%s: %d counted configurations on diagrams, %d by the counted search\n%s", name, n, m, src)
+	}
+}
+
+// configurations reads the count of counted configurations from a
+// result's statistics.
+func configurations(stats string) int {
+	var n int
+	fmt.Sscanf(stats, "%d counted configurations", &n)
+	return n
 }

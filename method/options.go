@@ -119,7 +119,7 @@ func (b Bounds) ExplicitOptions() explicit.Options {
 }
 
 // bddOnly says where the solver bdd serves.
-const BDDOnly = "the solver bdd (decision diagrams) serves the summary engine only, and bmc prove's reach and amplify: bmc check --engine summaries, bmc prove --method summaries, reach or amplify"
+const BDDOnly = "the solver bdd (decision diagrams) serves the summary engine, the counter abstraction, and bmc prove's reach and amplify only: bmc check --engine summaries or counters, bmc prove --method summaries, counters, reach or amplify"
 
 // SolverAvailable refuses a solver this build lacks (Z3 in a build
 // with TAGS=noz3).

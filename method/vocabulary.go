@@ -116,7 +116,7 @@ var (
 	SolverChoice = Choice{Flag: "solver", Noun: "solver", Default: string(SolverGini), Commands: []string{"check", "prove"}, Values: []Value{
 		{string(SolverGini), "the pure-Go SAT solver"},
 		{string(SolverZ3), "Z3, through its C library (not in a build with TAGS=noz3)"},
-		{string(SolverBDD), "decision diagrams, pure Go: the summary engine, reach and amplify only"},
+		{string(SolverBDD), "decision diagrams, pure Go: the summary engine, the counter abstraction, reach and amplify only"},
 	}}
 	MethodChoice = Choice{Flag: "method", Noun: "proof method", Default: Auto, Commands: []string{"prove"}, Values: []Value{
 		{Auto, "PDR, raced with the exhaustive search and, for every interleaving, reach and amplify; the summaries for a recursive program"},

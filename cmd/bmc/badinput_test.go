@@ -364,7 +364,7 @@ var badInputCases = []badInputCase{
 		name: "solver bdd for the bmc engine",
 		prog: "void main() begin skip; end",
 		args: []string{"check", "--engine", "bmc", "--solver", "bdd", "{file}"},
-		sub:  "bmc check: the solver bdd (decision diagrams) serves the summary engine only",
+		sub:  "bmc check: the solver bdd (decision diagrams) serves the summary engine, the counter abstraction",
 	},
 	{
 		name: "solver bdd for the explicit livelock search",
@@ -376,7 +376,7 @@ var badInputCases = []badInputCase{
 		name: "solver bdd for the lasso on the interleaving product",
 		prog: threadProg,
 		args: []string{"check", "--lasso", "1,1", "--solver", "bdd", "--seq", "direct", "{file}"},
-		sub:  "the solver bdd (decision diagrams) serves the summary engine only",
+		sub:  "the solver bdd (decision diagrams) serves the summary engine, the counter abstraction",
 	},
 	{
 		name: "summaries for the lasso on the interleaving product",
@@ -388,7 +388,7 @@ var badInputCases = []badInputCase{
 		name: "solver bdd for a pdr proof",
 		prog: "void main() begin skip; end",
 		args: []string{"prove", "--method", "pdr", "--solver", "bdd", "{file}"},
-		sub:  "bmc prove: the solver bdd (decision diagrams) serves the summary engine only",
+		sub:  "bmc prove: the solver bdd (decision diagrams) serves the summary engine, the counter abstraction",
 	},
 	{
 		name: "unknown engine",
