@@ -35,8 +35,9 @@
 #   BENCH_TSV      raw numbers, one line per run [/tmp/bench-scale.tsv]
 #
 # Markdown goes to stdout, progress to stderr. Cells: "1.23 s safe, 0.4 GB",
-# "0.40 s VIOL, ..." (a violation or a livelock), ">60 s" (no answer
-# within the limit), "3: unknown" (the run's own limit), "error N".
+# "0.40 s VIOL, ..." (a violation or a livelock), ">60 s, ..." (no answer
+# within the limit), "59.12 s unknown, ..." (the run's own limit),
+# "error N".
 
 set -euo pipefail
 
@@ -153,7 +154,7 @@ run_cell() {
 		10) verdict=VIOL ;;
 		3 | 124 | 137)
 			cell=">$timeout_sec s, $mem GB"
-			[[ $rc == 3 ]] && cell="$w s unknown"
+			[[ $rc == 3 ]] && cell="$(printf '%.2f' "$w") s unknown, $mem GB"
 			return
 			;;
 		*)
