@@ -70,26 +70,37 @@ type element struct {
 // reaches a violation. The program's threads must not recurse and must
 // not broadcast (an *Unsupported error says which construct).
 func Check(ctx context.Context, p *ir.Program, opts Options) (*Outcome, error) {
-	sys, err := newSystem(p, opts.Depth)
-	if err != nil {
-		return nil, err
-	}
-	f := &forward{system: sys}
-	complete, err := f.build(ctx, opts.MaxPairs)
-	out := &Outcome{Verdict: result.Unknown, Pairs: len(f.pairs)}
-	if err != nil {
-		out.Stopped = result.Stopped(ctx, "the forward pass").String()
-		return out, nil
-	}
-	if !complete {
-		out.Stopped = fmt.Sprintf("the forward pass reached %d pairs of shared and thread state", opts.MaxPairs)
-		return out, nil
+	f, out, err := builtSystem(ctx, p, opts)
+	if f == nil {
+		return out, err
 	}
 	b := &backward{forward: f, opts: opts}
 	if f.initFail != nil {
 		return b.witness(out, nil, -1), nil
 	}
 	return b.run(ctx, out), nil
+}
+
+// builtSystem builds p's thread-transition system by the forward pass,
+// with the outcome to fill; f is nil when the pass stopped short (out
+// says why) or p is refused (err).
+func builtSystem(ctx context.Context, p *ir.Program, opts Options) (f *forward, out *Outcome, err error) {
+	sys, err := newSystem(p, opts.Depth)
+	if err != nil {
+		return nil, nil, err
+	}
+	f = &forward{system: sys}
+	complete, err := f.build(ctx, opts.MaxPairs)
+	out = &Outcome{Verdict: result.Unknown, Pairs: len(f.pairs)}
+	switch {
+	case err != nil:
+		out.Stopped = result.Stopped(ctx, "the forward pass").String()
+		return nil, out, nil
+	case !complete:
+		out.Stopped = fmt.Sprintf("the forward pass reached %d pairs of shared and thread state", opts.MaxPairs)
+		return nil, out, nil
+	}
+	return f, out, nil
 }
 
 // backward is the backward search over minimal elements.

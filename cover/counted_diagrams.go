@@ -2,7 +2,6 @@ package cover
 
 import (
 	"context"
-	"fmt"
 	"math/bits"
 	"slices"
 
@@ -26,20 +25,10 @@ func ReachDiagrams(ctx context.Context, p *ir.Program, opts Options) (*Outcome, 
 	if err := CountedSupported(p); err != nil {
 		return nil, err
 	}
-	sys, err := newSystem(p, opts.Depth)
-	if err != nil {
-		return nil, err
-	}
-	f := &forward{system: sys}
-	complete, err := f.build(ctx, opts.MaxPairs)
-	out := &Outcome{Verdict: result.Unknown, Pairs: len(f.pairs)}
+	f, out, err := builtSystem(ctx, p, opts)
 	switch {
-	case err != nil:
-		out.Stopped = result.Stopped(ctx, "the forward pass").String()
-		return out, nil
-	case !complete:
-		out.Stopped = fmt.Sprintf("the forward pass reached %d pairs of shared and thread state", opts.MaxPairs)
-		return out, nil
+	case f == nil:
+		return out, err
 	case f.initFail != nil:
 		return Reach(ctx, p, opts)
 	}
