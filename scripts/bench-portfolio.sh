@@ -132,8 +132,8 @@ rows() {
 	done
 }
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+# shellcheck source=bench-common.sh
+source scripts/bench-common.sh
 
 # run_cell NAME CMD...: runs CMD up to $runs times under the timeout; sets
 # `cell` (Markdown), `wall` (the median in seconds, empty when a run did
@@ -166,14 +166,12 @@ run_cell() {
 		esac
 		times+=("$w")
 	done
-	wall=$(printf '%s\n' "${times[@]}" | sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.2f", m }')
+	wall=$(median "${times[@]}")
 	cell="$wall s $verdict"
 }
 
 printf 'row\tcolumn\tstatus\twall_s\tlast line\n' >"$tsv"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-git diff --quiet HEAD -- 2>/dev/null || commit+=-dirty
-echo "Machine: $(nproc) CPUs, $(grep -m 1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//'); $(date -u '+%Y-%m-%d %H:%M UTC'); commit $commit; median of $runs runs per cell, $timeout_sec s a run."
+machine_line "$runs" "$timeout_sec"
 echo
 echo "| program | question | default | single engines | best | default / best |"
 echo "|---|---|---|---|---|---|"
