@@ -37,6 +37,11 @@ type Options struct {
 	// instances of a thread group apart (see symmetry); for
 	// cross-checking the reduction.
 	NoSymmetry bool
+	// FewestSwitches explores the states in order of context switches,
+	// then statements (see costQueue.switchesFirst): the violation found
+	// has the fewest switches, and among those the fewest statements.
+	// The states explored in all are the same.
+	FewestSwitches bool
 }
 
 // GetafixWords name the narrower question of Options.GetafixSwitches in
@@ -166,6 +171,7 @@ func New(p *ir.Program, opts Options) (*Checker, error) {
 	}
 	c := &Checker{prog: p, opts: opts, readCache: map[*ir.Edge]*reads{}, states: newStateSet(),
 		visible: ir.VisibleNodes(p), reduce: !opts.NoReduction, cur: -1}
+	c.queue.switchesFirst = opts.FewestSwitches
 	if opts.GetafixSwitches {
 		if opts.Rounds == 0 && opts.Switches < 0 {
 			return nil, fmt.Errorf("Getafix's switch points need a context bound (-k or --switches)")
@@ -224,7 +230,8 @@ func (c *Checker) dynamicThreads() bool {
 // Run explores the states in order of cost: the statements executed,
 // then the context switches used (see cost), so that the first violation
 // found has a trace with the fewest statements, and among those the
-// fewest context switches. A Checker runs once.
+// fewest context switches (switches first with Options.FewestSwitches).
+// A Checker runs once.
 //
 // The search ends soon after ctx does (it is looked at before every
 // step), with the cause of the end among the limits.
@@ -305,19 +312,26 @@ func (c *Checker) search(ctx context.Context) *result.Limit {
 		if !ok {
 			return nil
 		}
-		if at != c.costs[id] {
-			continue // reached more cheaply since it was queued
-		}
 		// Every violation found from here on costs at least one more
-		// statement than the state it is found from.
-		if v := c.violation; v != nil && !(cost{at.stmts + 1, at.switches}).less(v.cost) {
+		// statement than the state it is found from, and from a deferred
+		// switch (see expand) what the switch's entry costs.
+		switching, cheapest := id < 0, cost{at.stmts + 1, at.switches}
+		if switching {
+			id, cheapest = ^id, at
+			if at != c.costs[id].plus(deferredSwitch) {
+				continue // reached more cheaply since it was queued
+			}
+		} else if at != c.costs[id] {
+			continue
+		}
+		if v := c.violation; v != nil && !c.queue.less(cheapest, v.cost) {
 			return nil
 		}
 		if c.full() {
 			return c.stateLimit()
 		}
-		c.cur, c.curCost = id, at
-		c.expand(decode(c.prog, c.states.key(id)))
+		c.cur, c.curCost = id, c.costs[id]
+		c.expand(decode(c.prog, c.states.key(id)), switching)
 	}
 	if c.full() {
 		return c.stateLimit()
@@ -351,7 +365,7 @@ func (c *Checker) add(s *state, rec stepRec, at cost) {
 	c.keyBuf = s.key(c.keyBuf[:0])
 	id, added := c.states.insert(c.keyBuf)
 	if !added {
-		if at.less(c.costs[id]) {
+		if c.queue.less(at, c.costs[id]) {
 			c.parents[id], c.steps[id], c.costs[id] = c.cur, rec, at
 			c.queue.push(id, at)
 		}
@@ -495,8 +509,11 @@ func errorLabels(n *ir.Node, targets []string) []string {
 // Otherwise they are the running thread's move, and where the running
 // thread may be left (canSwitch), the move of every other thread the
 // bound lets run next: a context switch is taken together with the move
-// after it, so that no state exists between them.
-func (c *Checker) expand(s *state) {
+// after it, so that no state exists between them. With FewestSwitches
+// the switches are a second expansion, queued at the cost of the
+// cheapest move after a switch (deferredSwitch); switching says that s
+// is expanded so.
+func (c *Checker) expand(s *state, switching bool) {
 	if s.init {
 		c.runThread(s, 0, cost{})
 		return
@@ -525,8 +542,17 @@ func (c *Checker) expand(s *state) {
 		return
 	}
 	if s.cur >= 0 {
-		c.runThread(s, s.cur, cost{})
+		if !switching {
+			c.runThread(s, s.cur, cost{})
+		}
 		if !c.canSwitch(s, s.cur) {
+			return
+		}
+		if c.queue.switchesFirst && !switching {
+			// The switches wait for the search to reach their cost, so
+			// that the states of s+1 switches are not stored before
+			// those of s are all seen.
+			c.queue.push(^c.cur, c.curCost.plus(deferredSwitch))
 			return
 		}
 		s = c.getafixLeft(s)

@@ -78,3 +78,53 @@ func TestReductionAgreesOnRandomPrograms(t *testing.T) {
 	}
 	t.Logf("%d of %d (program, schedule) pairs unsafe", unsafe, total)
 }
+
+// TestFewestSwitchesAgreesOnRandomPrograms compares the search that
+// takes context switches first (Options.FewestSwitches, its switches
+// deferred) with the search by statements, in every bounded mode: the
+// same verdict; when safe, the same states; when unsafe, a trace with
+// no more switches, and with as many, as few statements.
+func TestFewestSwitchesAgreesOnRandomPrograms(t *testing.T) {
+	seeds := soak.Seeds(40, 240)
+	if testing.Short() {
+		seeds = 20
+	}
+	unsafe, total := 0, 0
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		cfg := progen.DefaultConfig()
+		cfg.Stmts = 4
+		cfg.Threads = 2 + int(seed%3) // up to four threads, where switches multiply
+		src := progen.Generate(seed, cfg)
+		p := loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{})
+		for _, sc := range schedules[1:] {
+			opts := DefaultOptions()
+			opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 20_000
+			first := opts
+			first.FewestSwitches = true
+			a, b := runExplicit(t, p, opts), runExplicit(t, p, first)
+			if a.Incomplete() || b.Incomplete() {
+				continue
+			}
+			if a.Verdict != b.Verdict {
+				t.Fatalf("seed %d, %s: by statements %s, switches first %s\n%s", seed, sc.name, a.Verdict, b.Verdict, src)
+			}
+			total++
+			if a.Verdict != result.Unsafe {
+				if a.States != b.States {
+					t.Fatalf("seed %d, %s: safe, but %d states by statements and %d switches first\n%s", seed, sc.name, a.States, b.States, src)
+				}
+				continue
+			}
+			unsafe++
+			as, bs := a.Trace.Switches, b.Trace.Switches
+			if bs > as || bs == as && b.Trace.Statements() != a.Trace.Statements() {
+				t.Fatalf("seed %d, %s: switches first found a trace of %d statements and %d switches, by statements %d and %d\n%s",
+					seed, sc.name, b.Trace.Statements(), bs, a.Trace.Statements(), as, src)
+			}
+		}
+	}
+	if unsafe == 0 || unsafe == total {
+		t.Fatalf("%d of %d (program, schedule) pairs unsafe: want both outcomes", unsafe, total)
+	}
+	t.Logf("%d of %d (program, schedule) pairs unsafe", unsafe, total)
+}

@@ -32,7 +32,7 @@ func (c *Checker) violate(rec stepRec, final *state, msg, file string, pos lang.
 	if rec.kind == recStep {
 		at = c.charge
 	}
-	if c.violation != nil && !at.less(c.violation.cost) {
+	if c.violation != nil && !c.queue.less(at, c.violation.cost) {
 		return
 	}
 	c.violation = &violation{parent: c.cur, via: c.from, rec: rec, final: final.clone(), cost: at, msg: msg, file: file, pos: pos}
