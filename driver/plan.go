@@ -115,12 +115,18 @@ type programFacts struct {
 	// group has two instances or more, whose interchangeable states it
 	// counts.
 	counted bool
+	// foldedSafe: once the globals that keep one value are folded
+	// (ir.FoldConstantGlobals), the control flow leaves no violation
+	// (ir.MayViolate), which the summary engine's product sees at once.
+	foldedSafe bool
 }
 
 // factsOf finds the program facts of p at the call depth.
 func factsOf(p *ir.Program, depth int) programFacts {
 	_, instancesErr := p.Instances()
+	folded, _ := ir.FoldConstantGlobals(p)
 	return programFacts{
+		foldedSafe:       !ir.MayViolate(folded),
 		sequential:       encode.Supported(p, encode.KindSequential, depth) == nil,
 		recursive:        p.Recursive(),
 		directErr:        encode.Supported(p, encode.KindDirect, depth),

@@ -31,6 +31,7 @@ var planKinds = []struct {
 	{"parameterized", "drivers_exclusive.bpl", "kernel=1,driver=*"},
 	{"replicated", "bluetooth_fixed.bpl", "adder=2,stopper=2"},
 	{"spawning", "worker_pool.bpl", ""},
+	{"no violation once folded", "stale_value.bpl", ""},
 }
 
 // planQuestion is one question as a command asks it: its bounds.

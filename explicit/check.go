@@ -34,8 +34,8 @@ type Options struct {
 	// points).
 	GetafixSwitches bool
 	// NoSymmetry keeps states that differ only by a permutation of the
-	// instances of a thread group apart (see symmetry); for
-	// cross-checking the reduction.
+	// instances of a thread group, or by a rotation of a ring of threads,
+	// apart (see symmetry and ring); for cross-checking the reductions.
 	NoSymmetry bool
 	// FewestSwitches explores the states in order of context switches,
 	// then statements (see costQueue.switchesFirst): the violation found
@@ -117,6 +117,10 @@ type Checker struct {
 	// sym, when set, reduces the search by the symmetry of the thread
 	// instances (Run sets it where the question is symmetric).
 	sym *symmetry
+	// ring, when set, reduces the search by a ring's rotations (Run sets
+	// it where the question and the program are symmetric so).
+	ring *ring
+	rots []int8 // with ring, by id: the places its canonical state moved the threads on
 	// allWrites makes traces show every value a step writes: the livelock
 	// search's states are concrete from the start, so a write that keeps
 	// a value would not show as a change, where the lazy search's would.
@@ -246,6 +250,9 @@ func (c *Checker) Run(ctx context.Context) *result.Result {
 	defer func() { res.Stats = fmt.Sprintf("%d states", res.States) }()
 	if !c.opts.NoSymmetry && c.opts.Rounds == 0 && c.switchAt == nil {
 		c.sym = newSymmetry(c.instanceCounts())
+		if c.sym == nil {
+			c.ring = newRing(c.prog, ir.FindRing(c.prog))
+		}
 	}
 	limit := c.search(ctx)
 	res.States = c.states.len()
@@ -362,14 +369,24 @@ func (c *Checker) add(s *state, rec stepRec, at cost) {
 	if c.sym != nil {
 		s, _ = c.sym.canonical(s)
 	}
+	rot := 0
+	if c.ring != nil {
+		s, rot = c.ring.canonical(s)
+	}
 	c.keyBuf = s.key(c.keyBuf[:0])
 	id, added := c.states.insert(c.keyBuf)
 	if !added {
 		if c.queue.less(at, c.costs[id]) {
 			c.parents[id], c.steps[id], c.costs[id] = c.cur, rec, at
+			if c.ring != nil {
+				c.rots[id] = int8(rot)
+			}
 			c.queue.push(id, at)
 		}
 		return
+	}
+	if c.ring != nil {
+		c.rots = append(c.rots, int8(rot))
 	}
 	c.parents = append(c.parents, c.cur)
 	c.steps = append(c.steps, rec)
@@ -525,6 +542,9 @@ func (c *Checker) expand(s *state, switching bool) {
 		last := -1
 		if r := c.steps[c.cur]; r.kind == recStep && !r.startsThreads {
 			last = int(r.thread)
+			if c.ring != nil {
+				last = (last + int(c.rots[c.cur])) % len(c.ring.procs)
+			}
 		}
 		price := func(t int) cost {
 			if last >= 0 && t != last {

@@ -108,6 +108,7 @@ func relabel(s *state, to []int) *state {
 type boundary struct {
 	at   int
 	perm []int
+	rot  int // with a ring: the places the canonical state moved the threads on
 }
 
 // unpermute renumbers p's threads after each boundary so that the whole

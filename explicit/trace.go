@@ -53,7 +53,13 @@ func (p *path) add(s *state, rec stepRec) {
 // violationTrace is the trace of the violation found.
 func (c *Checker) violationTrace() builtTrace {
 	v := c.violation
-	return c.buildTrace(c.violationPath(), v.msg, v.file, v.pos)
+	p := c.violationPath()
+	msg, pos := v.msg, v.pos
+	if last := p.recs[len(p.recs)-1]; c.ring != nil && last.kind == recStep && last.edge != v.rec.edge {
+		// Rotated back, the violating step is another thread's copy.
+		msg, pos = relocated(msg, pos, c.prog.Edges[v.rec.edge], c.prog.Edges[last.edge])
+	}
+	return c.buildTrace(p, msg, v.file, pos)
 }
 
 // violationPath is the execution that reaches the violation found: the
@@ -88,6 +94,11 @@ func (c *Checker) violationPath() path {
 					bounds = append(bounds, boundary{at: len(p.states) - 1, perm: perm})
 				}
 			}
+			if c.ring != nil {
+				if _, rot := c.ring.canonical(end); rot != 0 {
+					bounds = append(bounds, boundary{at: len(p.states) - 1, rot: rot})
+				}
+			}
 			from = s
 			continue
 		}
@@ -104,8 +115,11 @@ func (c *Checker) violationPath() path {
 	if len(p.states) == 0 || v.rec.kind != recStart {
 		p.add(v.final.clone(), v.rec)
 	}
-	if bounds != nil {
+	if bounds != nil && c.sym != nil {
 		p.unpermute(bounds)
+	}
+	if bounds != nil && c.ring != nil {
+		p.unrotate(c.ring, bounds)
 	}
 	return p
 }
@@ -121,7 +135,7 @@ func (c *Checker) addMove(p *path, from *state, last stepRec, to *state) *state 
 		from = c.switchTo(from, t)
 	}
 	top := from.threads[t].top()
-	if c.sym == nil && (!c.reduce || from.init || c.visible[top.proc.Index][top.pc]) {
+	if c.sym == nil && c.ring == nil && (!c.reduce || from.init || c.visible[top.proc.Index][top.pc]) {
 		p.add(to, last) // a move of one step
 		return to
 	}
@@ -133,6 +147,9 @@ func (c *Checker) addMove(p *path, from *state, last stepRec, to *state) *state 
 		canon := s
 		if c.sym != nil {
 			canon, _ = c.sym.canonical(s)
+		}
+		if c.ring != nil {
+			canon, _ = c.ring.canonical(s)
 		}
 		if found != nil || rec != last || string(canon.key(nil)) != want {
 			return

@@ -333,7 +333,7 @@ loop boxed; the HTML page shows the source lines on hover.`,
 	fl.BoolVar(&f.json, "json", false, "print the result, or the errors, as one JSON document")
 	f.limits.register(fl, "the whole run, loading the program included")
 	fl.BoolVar(&f.noReduction, "no-reduction", false, "explicit engine: consider a context switch before every step (cross-checks the partial-order reduction)")
-	fl.BoolVar(&f.noSymmetry, "no-symmetry", false, "explicit engine: keep states that differ only by a permutation of a thread group's instances apart (cross-checks the symmetry reduction)")
+	fl.BoolVar(&f.noSymmetry, "no-symmetry", false, "explicit engine: keep states that differ only by a permutation of a thread group's instances, or by a rotation of a ring of threads, apart (cross-checks the symmetry reductions)")
 	registerChoice(fl, &f.switchAt, method.SwitchPointChoice, "where a thread may be switched out (getafix: explicit engine and --seq product, with -k or --switches)")
 	fl.StringVar(&f.lasso, "lasso", "", "search for a livelock: a stem of k1 rounds, then a loop of k2 rounds repeated forever (k1,k2; k1 >= 0, k2 >= 1)")
 	registerChoice(fl, &f.fairness, method.FairnessChoice, "with --lasso: the fairness the loop must meet")
