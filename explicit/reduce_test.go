@@ -30,6 +30,25 @@ func loadText(t *testing.T, name, src string, opts ir.Options) *ir.Program {
 	return p
 }
 
+// sampleSeeds is how many random programs a differential test of this
+// file samples: a few in a short run, more in a soak run.
+func sampleSeeds() int64 {
+	if testing.Short() && !soak.On() {
+		return 20
+	}
+	return int64(soak.Seeds(40, 240))
+}
+
+// sampleProgram is the random program of seed with the given threads,
+// four statements each, and its text.
+func sampleProgram(t *testing.T, seed int64, threads int) (*ir.Program, string) {
+	t.Helper()
+	cfg := progen.DefaultConfig()
+	cfg.Stmts, cfg.Threads = 4, threads
+	src := progen.Generate(seed, cfg)
+	return loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{}), src
+}
+
 func runExplicit(t *testing.T, p *ir.Program, opts Options) *result.Result {
 	t.Helper()
 	c, err := New(p, opts)
@@ -43,17 +62,10 @@ func runExplicit(t *testing.T, p *ir.Program, opts Options) *result.Result {
 // plain one on random programs in every scheduling mode: a violation must
 // be found by both or by neither.
 func TestReductionAgreesOnRandomPrograms(t *testing.T) {
-	seeds := soak.Seeds(40, 240) // a sample; make soak runs more
-	if testing.Short() {
-		seeds = 20
-	}
 	unsafe, total := 0, 0
-	for seed := int64(1); seed <= int64(seeds); seed++ {
-		cfg := progen.DefaultConfig()
-		cfg.Stmts = 4
-		cfg.Threads = 2 + int(seed%4/3) // every fourth program has three threads
-		src := progen.Generate(seed, cfg)
-		p := loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{})
+	for seed := int64(1); seed <= sampleSeeds(); seed++ {
+		// Every fourth program has three threads.
+		p, src := sampleProgram(t, seed, 2+int(seed%4/3))
 		for _, sc := range schedules {
 			opts := DefaultOptions()
 			opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 10_000
@@ -85,17 +97,10 @@ func TestReductionAgreesOnRandomPrograms(t *testing.T) {
 // same verdict; when safe, the same states; when unsafe, a trace with
 // no more switches, and with as many, as few statements.
 func TestFewestSwitchesAgreesOnRandomPrograms(t *testing.T) {
-	seeds := soak.Seeds(40, 240)
-	if testing.Short() {
-		seeds = 20
-	}
 	unsafe, total := 0, 0
-	for seed := int64(1); seed <= int64(seeds); seed++ {
-		cfg := progen.DefaultConfig()
-		cfg.Stmts = 4
-		cfg.Threads = 2 + int(seed%3) // up to four threads, where switches multiply
-		src := progen.Generate(seed, cfg)
-		p := loadText(t, fmt.Sprintf("seed%d.bpl", seed), src, ir.Options{})
+	for seed := int64(1); seed <= sampleSeeds(); seed++ {
+		// Up to four threads, where switches multiply.
+		p, src := sampleProgram(t, seed, 2+int(seed%3))
 		for _, sc := range schedules[1:] {
 			opts := DefaultOptions()
 			opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 20_000

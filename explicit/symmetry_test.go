@@ -28,7 +28,7 @@ func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
 	if testing.Short() && !soak.On() {
 		first = 11
 	}
-	unsafe, total, fewer := 0, 0, 0
+	var tally reductionTally
 	for seed := first; seed <= last; seed++ {
 		cfg := progen.DefaultConfig()
 		cfg.Stmts = 4
@@ -47,19 +47,9 @@ func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
 				opts := DefaultOptions()
 				opts.Switches, opts.Rounds, opts.Depth, opts.MaxStates = sc.switches, sc.rounds, 4, 30_000
 				opts.NoReduction = noReduction
-				plain := opts
-				plain.NoSymmetry = true
-				c, err := New(p, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				a, b := c.Run(context.Background()), runExplicit(t, p, plain)
-				if a.Incomplete() || b.Incomplete() {
+				c, a, b := reducedAndPlain(t, p, opts)
+				if !tally.count(a, b) {
 					continue
-				}
-				total++
-				if a.States < b.States {
-					fewer++
 				}
 				if a.Verdict != b.Verdict {
 					t.Fatalf("seed %d, %s, no reduction %v: with symmetry %s, without %s\n%s", seed, sc.name, noReduction, a.Verdict, b.Verdict, src)
@@ -67,7 +57,6 @@ func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
 				if a.Verdict != result.Unsafe {
 					continue
 				}
-				unsafe++
 				if len(a.Trace.Steps) != len(b.Trace.Steps) {
 					t.Errorf("seed %d, %s: a trace of %d lines with symmetry, %d without", seed, sc.name, len(a.Trace.Steps), len(b.Trace.Steps))
 				}
@@ -77,8 +66,47 @@ func TestSymmetryAgreesOnRandomPrograms(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of %d (program, schedule) pairs unsafe; %d with fewer states", unsafe, total, fewer)
-	if unsafe == 0 || unsafe == total || fewer == 0 {
-		t.Fatalf("%d of %d pairs unsafe, %d reduced: want both outcomes and some reduction", unsafe, total, fewer)
+	tally.check(t)
+}
+
+// reducedAndPlain runs the search with opts (its reductions) and
+// without the symmetry reductions: the reduced checker and both results.
+func reducedAndPlain(t *testing.T, p *ir.Program, opts Options) (*Checker, *result.Result, *result.Result) {
+	t.Helper()
+	plain := opts
+	plain.NoSymmetry = true
+	c, err := New(p, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, c.Run(context.Background()), runExplicit(t, p, plain)
+}
+
+// reductionTally counts the pairs of a reduced and a plain search that
+// both finished: how many are unsafe, and where the reduction stored
+// fewer states.
+type reductionTally struct{ unsafe, total, fewer int }
+
+// count tallies the pair, and reports whether both finished.
+func (r *reductionTally) count(reduced, plain *result.Result) bool {
+	if reduced.Incomplete() || plain.Incomplete() {
+		return false
+	}
+	r.total++
+	if reduced.States < plain.States {
+		r.fewer++
+	}
+	if plain.Verdict == result.Unsafe {
+		r.unsafe++
+	}
+	return true
+}
+
+// check fails unless both outcomes came up and the reduction reduced.
+func (r *reductionTally) check(t *testing.T) {
+	t.Helper()
+	t.Logf("%d of %d (program, schedule) pairs unsafe; %d with fewer states", r.unsafe, r.total, r.fewer)
+	if r.unsafe == 0 || r.unsafe == r.total || r.fewer == 0 {
+		t.Fatalf("%d of %d pairs unsafe, %d reduced: want both outcomes and some reduction", r.unsafe, r.total, r.fewer)
 	}
 }
