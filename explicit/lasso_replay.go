@@ -57,7 +57,7 @@ func ReplayLasso(p *ir.Program, b result.LassoBound, opts Options, steps []resul
 	var book string
 	for i, st := range steps {
 		if i == loop {
-			if frontier, err = r.beginLoop(frontier, roundsOf(stemThreads), b); err != nil {
+			if frontier, err = r.beginLoop(frontier, roundsOf(stemThreads), b, steps[loop:]); err != nil {
 				return nil, err
 			}
 			s := r.nodes[frontier[0]].s
@@ -215,8 +215,13 @@ func stepSlots(s *state, t int) []slot {
 
 // beginLoop checks that the stem, of the given rounds, ends where a loop
 // may begin, and makes each state of the frontier concrete, as the
-// configuration its loop must come back to.
-func (r *lassoReplay) beginLoop(frontier []int32, rounds int, b result.LassoBound) ([]int32, error) {
+// configuration its loop must come back to: in the cells the loop's
+// steps read before they write them (loopReads), or in all where it
+// cannot tell. A cell left arbitrary is never read as the start's value,
+// so close may give it the value the loop ends with (ten philosophers
+// each with two arbitrary locals at a stem of 0 rounds made 2^20
+// configurations to try, of which the loop reads none before writing).
+func (r *lassoReplay) beginLoop(frontier []int32, rounds int, b result.LassoBound, loop []result.ReplayStep) ([]int32, error) {
 	c := r.c
 	s := r.nodes[frontier[0]].s
 	switch {
@@ -231,7 +236,11 @@ func (r *lassoReplay) beginLoop(frontier []int32, rounds int, b result.LassoBoun
 	seen := map[string]bool{}
 	for _, id := range frontier {
 		s := r.nodes[id].s
-		for m := range splits(s, allSlots(s)) {
+		cells, ok := c.loopReads(s, loop)
+		if !ok {
+			cells = allSlots(s)
+		}
+		for m := range splits(s, cells) {
 			if key := string(m.key(nil)); !seen[key] {
 				seen[key] = true
 				n := r.add(m, id, stepRec{kind: recStart}, -1)
@@ -269,6 +278,21 @@ func (r *lassoReplay) close(frontier []int32) int32 {
 				m.set(sl, start.get(from))
 			}
 		}
+		// A cell the loop starts without a value and ends with one
+		// was not read as the start's value (beginLoop): the start
+		// takes the end's, and so do the states that still have none.
+		filled := map[slot]ir.Value{}
+		for _, sl := range allSlots(start) {
+			if start.get(sl) == ir.Unknown && hasSlot(m, sl) && m.get(sl) != ir.Unknown {
+				filled[sl] = m.get(sl)
+			}
+		}
+		if len(filled) > 0 {
+			start = start.clone()
+			for sl, v := range filled {
+				start.set(sl, v)
+			}
+		}
 		dips := newLoopDips(r.c.prog, start)
 		rec := dips.start()
 		for at := id; at != n.start; at = r.nodes[at].parent {
@@ -277,6 +301,18 @@ func (r *lassoReplay) close(frontier []int32) int32 {
 			}
 		}
 		if dips.comesBack(start, m, rec) {
+			for at := id; len(filled) > 0; at = r.nodes[at].parent {
+				st := r.nodes[at].s.clone()
+				for sl, v := range filled {
+					if hasSlot(st, sl) && st.get(sl) == ir.Unknown {
+						st.set(sl, v)
+					}
+				}
+				r.nodes[at].s = st
+				if at == n.start {
+					break
+				}
+			}
 			return r.add(m, id, stepRec{kind: recStart}, n.start)
 		}
 	}
@@ -310,4 +346,50 @@ func (r *lassoReplay) path(end int32) *lassoPath {
 		p.recs = append(p.recs, n.rec)
 	}
 	return p
+}
+
+// loopReads are the cells of s that the loop's steps read before they
+// write them, the steps taken in order from s; ok is false where it
+// cannot tell: a step calls, returns, starts or ends a thread, or writes
+// another thread's locals, or a thread's procedure has an enforce
+// clause (read after every step).
+func (c *Checker) loopReads(s *state, loop []result.ReplayStep) (cells []slot, ok bool) {
+	for _, th := range s.threads {
+		if th.alive() && th.top().proc.Enforce != nil {
+			return nil, false
+		}
+	}
+	written := map[slot]bool{}
+	seen := map[slot]bool{}
+	for _, st := range loop {
+		e, t := st.Edge, st.Thread
+		switch {
+		case t < 0 || t >= len(s.threads) || !s.threads[t].alive():
+			return nil, false
+		case e.Kind == ir.Call || e.Kind == ir.Return || e.Kind == ir.Fork || e.Kind == ir.EndThread || len(e.PassiveTargets) > 0:
+			return nil, false
+		}
+		cell := func(v *ir.Var) slot {
+			if v.Global {
+				return slot{-1, 0, v.Index}
+			}
+			return slot{t, len(s.threads[t].frames) - 1, v.Index}
+		}
+		for _, x := range append([]*ir.Expr{e.Guard, e.Cond, e.Constrain}, e.Values...) {
+			x.Walk(func(y *ir.Expr) {
+				if y.Op == ir.OpVar {
+					if sl := cell(y.Var); !written[sl] && !seen[sl] {
+						seen[sl] = true
+						cells = append(cells, sl)
+					}
+				}
+			})
+		}
+		for _, v := range e.Targets {
+			if v != nil {
+				written[cell(v)] = true
+			}
+		}
+	}
+	return cells, true
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"bmc/internal/progen"
 	"bmc/ir"
 )
 
@@ -120,5 +121,21 @@ func TestSeqLassoKeyframes(t *testing.T) {
 	}
 	if n < 4 {
 		t.Errorf("only %d livelock expectations of recursive examples", n)
+	}
+}
+
+// TestLassoStemZeroReplays: a livelock right after init among nine
+// TryLock philosophers, each with two locals no step has set, replays
+// (the replay once split every such local at the loop's start, 2^18
+// configurations, and gave up with exit 4).
+func TestLassoStemZeroReplays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "phil9.bpl")
+	if err := os.WriteFile(path, []byte(progen.Philosophers(9, false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"check", "--quiet", "--lasso", "0,2", "--seq", "eager", path}, &stdout, &stderr)
+	if code != exitViolation || !strings.Contains(stdout.String(), "livelock found within a stem of 0 rounds") {
+		t.Errorf("exit %d, want %d with a livelock at a stem of 0 rounds:\n%s%s", code, exitViolation, stdout.String(), stderr.String())
 	}
 }
