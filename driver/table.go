@@ -246,11 +246,18 @@ var livelockTable = []planCase{
 }
 
 // explicitLassoFirst says whether the explicit livelock search leads the
-// race: on recursive programs; elsewhere the fair cycles (the absence,
-// under fairness) or the lasso on the interleaving product (without)
-// and the translation, which tries shorter lassos first, start first
-// (BENCHMARKS.md, "Twice the threads").
-func explicitLassoFirst(t *task) bool { return t.recursive }
+// race: on recursive programs, and on two threads, whose lassos it
+// decides before the others have translated them (the portfolio's
+// philosophers at N = 2: 0.01 to 0.03 s; ordered without fairness,
+// behind the translation, 0.55 s); elsewhere the fair cycles (the
+// absence, under fairness) or the lasso on the interleaving product
+// (without) and the translation, which tries shorter lassos first,
+// start first (phil3: the translation 0.04 s, the explicit search 0.25
+// s; BENCHMARKS.md, "Twice the threads").
+func explicitLassoFirst(t *task) bool {
+	n, err := t.p.Instances()
+	return t.recursive || err == nil && n <= 2
+}
 
 // fairnessAsked says that the livelock must be weakly or strongly fair.
 func fairnessAsked(t *task) bool { return t.lb.Fairness != result.NoFairness }
