@@ -120,7 +120,7 @@ type Checker struct {
 	// ring, when set, reduces the search by a ring's rotations (Run sets
 	// it where the question and the program are symmetric so).
 	ring *ring
-	rots []int8 // with ring, by id: the places its canonical state moved the threads on
+	rots []int16 // with ring, by id: the places its canonical state moved the threads on
 	// allWrites makes traces show every value a step writes: the livelock
 	// search's states are concrete from the start, so a write that keeps
 	// a value would not show as a change, where the lazy search's would.
@@ -379,14 +379,14 @@ func (c *Checker) add(s *state, rec stepRec, at cost) {
 		if c.queue.less(at, c.costs[id]) {
 			c.parents[id], c.steps[id], c.costs[id] = c.cur, rec, at
 			if c.ring != nil {
-				c.rots[id] = int8(rot)
+				c.rots[id] = int16(rot)
 			}
 			c.queue.push(id, at)
 		}
 		return
 	}
 	if c.ring != nil {
-		c.rots = append(c.rots, int8(rot))
+		c.rots = append(c.rots, int16(rot))
 	}
 	c.parents = append(c.parents, c.cur)
 	c.steps = append(c.steps, rec)
