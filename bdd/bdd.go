@@ -838,3 +838,54 @@ func (m *Manager) GC(roots []*Node) {
 		*r = renum[*r]
 	}
 }
+
+// Literal is a variable (its level) with a value: a test of a cube.
+type Literal struct {
+	Level int
+	Value bool
+}
+
+// Cover is f as an irredundant sum of products: cubes (conjunctions of
+// literals) whose disjunction is f, none of which can be dropped or
+// lose a literal without covering too much or too little (Minato's
+// ISOP, "Fast generation of prime-irredundant covers from binary
+// decision diagrams", 1993). The paths of f to true are a cover too,
+// but on the views of a Burns protocol ten times as many.
+func (m *Manager) Cover(f Node) [][]Literal {
+	type key struct{ lower, upper Node }
+	type result struct {
+		cubes [][]Literal
+		f     Node
+	}
+	memo := map[key]result{}
+	var isop func(lower, upper Node) result
+	isop = func(lower, upper Node) result {
+		switch {
+		case lower == False:
+			return result{nil, False}
+		case upper == True:
+			return result{[][]Literal{nil}, True}
+		}
+		if r, ok := memo[key{lower, upper}]; ok {
+			return r
+		}
+		l := min(m.level(lower), m.level(upper))
+		l0, l1 := m.cofactors(lower, l)
+		u0, u1 := m.cofactors(upper, l)
+		r0 := isop(m.Diff(l0, u1), u0)
+		r1 := isop(m.Diff(l1, u0), u1)
+		rest := isop(m.Or(m.Diff(l0, r0.f), m.Diff(l1, r1.f)), m.And(u0, u1))
+		var cubes [][]Literal
+		for _, c := range r0.cubes {
+			cubes = append(cubes, append([]Literal{{int(l), false}}, c...))
+		}
+		for _, c := range r1.cubes {
+			cubes = append(cubes, append([]Literal{{int(l), true}}, c...))
+		}
+		cubes = append(cubes, rest.cubes...)
+		r := result{cubes, m.Or(m.mk(l, r0.f, r1.f), rest.f)}
+		memo[key{lower, upper}] = r
+		return r
+	}
+	return isop(f, f).cubes
+}

@@ -321,3 +321,56 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+// TestCover checks Cover on random functions: the cubes' disjunction is
+// the function, each cube implies it, no cube can lose a literal (each
+// is prime), and each covers a point no other cube does (irredundant).
+func TestCover(t *testing.T) {
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		m := New()
+		f, ft := randomFunc(m, r, 12)
+		cubes := m.Cover(f)
+		node := func(c []Literal, skip int) Node {
+			n := True
+			for i, x := range c {
+				if i != skip {
+					n = m.And(n, m.Ite(m.Var(x.Level), leafOf(x.Value), leafOf(!x.Value)))
+				}
+			}
+			return n
+		}
+		union := table(0)
+		for i, c := range cubes {
+			ct := m.table(node(c, -1))
+			if ct&^ft != 0 {
+				t.Fatalf("seed %d: cube %v leaves the function", seed, c)
+			}
+			for j := range c {
+				if m.table(node(c, j))&^ft == 0 {
+					t.Fatalf("seed %d: cube %v keeps within the function without literal %d", seed, c, j)
+				}
+			}
+			others := table(0)
+			for k, d := range cubes {
+				if k != i {
+					others |= m.table(node(d, -1))
+				}
+			}
+			if ct&^others == 0 {
+				t.Fatalf("seed %d: cube %v covers nothing the others do not", seed, c)
+			}
+			union |= ct
+		}
+		if union != ft {
+			t.Fatalf("seed %d: the cubes cover %x, want %x", seed, union, ft)
+		}
+	}
+}
+
+func leafOf(b bool) Node {
+	if b {
+		return True
+	}
+	return False
+}

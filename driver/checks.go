@@ -159,6 +159,13 @@ var amplifyChecks = []optionCheck{
 	{nil, func(t *task) bool { return t.pin.seq != "" }, says("--method amplify builds its own translation: drop --seq")},
 }
 
+// viewsChecks: the pairwise views prove a concurrent program on the
+// interleaving product.
+var viewsChecks = []optionCheck{
+	{nil, func(t *task) bool { return t.sequential }, says("--method views proves concurrent programs; this one has one thread (use --method auto)")},
+	{nil, func(t *task) bool { return t.pin.seq != "" && t.pin.seq != method.SeqDirect }, says("--method views runs on the interleaving product: drop --seq")},
+}
+
 // lassoRefusedChecks: the lasso translation, asked for by name, refuses
 // what it does not translate.
 var lassoRefusedChecks = []optionCheck{

@@ -119,6 +119,10 @@ type programFacts struct {
 	// (ir.FoldConstantGlobals), the control flow leaves no violation
 	// (ir.MayViolate), which the summary engine's product sees at once.
 	foldedSafe bool
+	// ownWrites: three threads or more, each writing globals of its own
+	// (ir.OwnWrites), whose pairs' views decide what the product's
+	// reachable states grow too large for.
+	ownWrites bool
 }
 
 // factsOf finds the program facts of p at the call depth.
@@ -127,6 +131,7 @@ func factsOf(p *ir.Program, depth int) programFacts {
 	folded, _ := ir.FoldConstantGlobals(p)
 	return programFacts{
 		foldedSafe:       !ir.MayViolate(folded),
+		ownWrites:        ir.OwnWrites(p),
 		sequential:       encode.Supported(p, encode.KindSequential, depth) == nil,
 		recursive:        p.Recursive(),
 		directErr:        encode.Supported(p, encode.KindDirect, depth),

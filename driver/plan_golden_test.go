@@ -32,6 +32,7 @@ var planKinds = []struct {
 	{"replicated", "bluetooth_fixed.bpl", "adder=2,stopper=2"},
 	{"spawning", "worker_pool.bpl", ""},
 	{"no violation once folded", "stale_value.bpl", ""},
+	{"threads that write globals of their own", "burns_views.bpl", ""},
 }
 
 // planQuestion is one question as a command asks it: its bounds.

@@ -102,14 +102,17 @@ var safetyTable = []planCase{
 		rows: append(summariesRows(recursiveFree, false), []planRow{
 			{method: productBDD(false), when: func(t *task) bool { return diagramsAllowed(t) && t.productErr == nil && t.foldedSafe },
 				why: "first where no violation is left in the control flow once the globals that keep one value are folded: the product's clauses then have no query (SafeStack's underapprox_safe at 4 rounds: 0.17 s, where the explicit search stops at its 5 million states after 17 s; BENCHMARKS.md, \"Twice the threads\")"},
+			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o, method.ProofViews) },
+				when: func(t *task) bool { return diagramsAllowed(t) && t.ownWrites && t.baseErr == nil },
+				why:  viewsWhy},
 			{method: explicitMethod, why: "fastest on narrow programs (BENCHMARKS.md, \"Bounded safety\")"},
 			countedRow,
-			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o) },
+			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o, method.ProofReach) },
 				when: func(t *task) bool { return t.o.Bounds.Rounds > 0 && diagramsAllowed(t) },
 				why:  "within rounds before the product: safe on every interleaving is safe within the bound (BENCHMARKS.md, \"Bounded safety\": the portfolio's Burns rows)"},
 			{method: productBDD(false), when: func(t *task) bool { return diagramsAllowed(t) && !(t.productErr == nil && t.foldedSafe) },
 				why: "the threads' states side by side on decision diagrams, as Getafix: decides what the sequentializations leave open (flags6 at 3 rounds: 0.40 s, the sequentializations undecided in 20 s; BENCHMARKS.md, \"Bounded safety\")"},
-			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o) },
+			{method: func(t *task) method.Method { return method.EveryInterleaving(t.p, t.o, method.ProofReach) },
 				when: func(t *task) bool { return t.o.Bounds.Rounds == 0 && diagramsAllowed(t) },
 				why:  "within switches after the product, which decides the wide programs sooner there (BENCHMARKS.md, \"Bounded safety\")"},
 			{method: bmcOn(method.SeqEager), why: "the sequentializations are fastest on wide unsafe programs (BENCHMARKS.md, \"Bounded safety\")"},
@@ -124,6 +127,8 @@ var everyInterleavingRows = []planRow{
 		why: "alone for the head start: it answers most programs sooner, most within 2 s (BENCHMARKS.md, \"Proofs\")"},
 	{method: countedMethod, when: func(t *task) bool { return raceEvery(t) && t.counted },
 		why: "the exhaustive search over counted configurations, for the head start: instances of a group in the same state are counted, not told apart (BENCHMARKS.md, \"Twice the threads\")"},
+	{method: viewsProduct, when: func(t *task) bool { return raceEvery(t) && t.baseErr == nil && t.ownWrites },
+		why: viewsWhy},
 	{method: reachProduct, when: func(t *task) bool { return raceEvery(t) && t.baseErr == nil },
 		why: "proves the interleaving product of every example faster than PDR (BENCHMARKS.md, \"Proofs\")"},
 	{method: func(t *task) method.Method { return method.ProveProduct(t.p, t.o) }, after: proofHeadStart, must: true,
@@ -158,6 +163,15 @@ var proofTable = []planCase{
 	{name: "counters, asked for", when: func(t *task) bool { return t.pin.method == method.ProofCounters },
 		question: func(t *task) string { return "a proof for executions of any length within " + t.o.Bounds.Words() },
 		pinned:   true, rows: []planRow{{method: countedMethod, must: true, why: "asked for"}}},
+	{name: "pairwise views, asked for", when: func(t *task) bool { return t.pin.method == method.ProofViews },
+		checks: viewsChecks, pinned: true,
+		question: func(t *task) string {
+			if t.bounded {
+				return "a proof for executions of any length within every interleaving, which covers " + t.o.Bounds.Words()
+			}
+			return "a proof for executions of any length within every interleaving"
+		},
+		rows: []planRow{{method: viewsProduct, must: true, why: "asked for"}}},
 	{name: "K-induction with amplification, asked for", when: func(t *task) bool { return t.pin.method == method.ProofAmplify },
 		checks: amplifyChecks, pinned: true,
 		question: func(t *task) string {
@@ -322,6 +336,17 @@ func reachProduct(t *task) method.Method {
 	o.Proof.Method = method.ProofReach
 	return method.ProveProduct(t.p, o)
 }
+
+// viewsProduct is the views of each pair of threads of the
+// interleaving product.
+func viewsProduct(t *task) method.Method {
+	o := t.o
+	o.Proof.Method = method.ProofViews
+	return method.ProveProduct(t.p, o)
+}
+
+// viewsWhy is the place of the pairwise views in the plans.
+const viewsWhy = "first where each of three threads or more writes globals of its own: the views of each pair of threads grow polynomially in the threads, the reachable states exponentially (Burns' mutual exclusion with 10 threads: 2.5 s, where reachability takes more than 60 s; BENCHMARKS.md, \"Twice the threads\")"
 
 // bmcOn is BMC on the sequentialization s.
 func bmcOn(s method.Seq) func(t *task) method.Method {

@@ -284,6 +284,12 @@ func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relat
 	nexts := make([][]bdd.Node, len(pieces)) // per piece, the next values of the latches changed
 	for _, l := range latches {
 		v := d.level[l.Lit.Var()]
+		if _, ok := d.fixed[v]; ok {
+			// It keeps its value in every reachable state (its next
+			// value, restricted to the fixed ones, would differ from it
+			// only in states never reached).
+			continue
+		}
 		// A latch the step leaves alone in every state of care is no
 		// part of it (the thread's pc may in principle stand in another
 		// thread's code, whose writes it would then make).

@@ -66,6 +66,9 @@ type Proof struct {
 	// the reachable states, the inductive invariant (re-checked on
 	// fresh diagrams before it is returned).
 	Nodes int
+	// Views is, for Unsat by PairViews, the pairs of threads whose views
+	// make Invariant.
+	Views int
 	// CTI is, for Unknown by k-induction at MaxK, a counterexample to
 	// induction: a path of MaxK+1 steps from a state that need not be
 	// reachable to Target. It is not a bug.
@@ -75,6 +78,9 @@ type Proof struct {
 	Reason string
 	// AtMaxK says that the engine stopped at MaxK.
 	AtMaxK bool
+	// Coarse says that the engine's abstraction (PairViews) admits a
+	// violation it cannot confirm, or does not take the system.
+	Coarse bool
 }
 
 // stopReason words why a solver query ended without an answer: the end
@@ -102,8 +108,19 @@ func CheckInvariant(ctx context.Context, sys *ts.System, s solver.Solver, target
 // checkInvariant is CheckInvariant for t's target, with t's Start and
 // Constraints.
 func checkInvariant(ctx context.Context, sys *ts.System, s solver.Solver, t ProofTask, inv [][]ts.Lit) error {
+	return checkInvariantParts(ctx, sys, s, t, [][][]ts.Lit{inv})
+}
+
+// checkInvariantParts re-checks an invariant that is the conjunction of
+// parts (PDR's has one; PairViews' one per pair of threads): every
+// initial state satisfies it, every step from a state that satisfies
+// it ends in one that satisfies each part, and no state that satisfies
+// it has t.Target. A query per part keeps the goal small: on Burns'
+// protocol with 8 threads one query whose goal was a step out of any of
+// the 2,596 clauses of all 28 views took 5.8 s.
+func checkInvariantParts(ctx context.Context, sys *ts.System, s solver.Solver, t ProofTask, parts [][][]ts.Lit) error {
 	target := t.Target
-	holds := func(u *Unrolling, k int) solver.Lit {
+	holds := func(u *Unrolling, k int, inv [][]ts.Lit) solver.Lit {
 		all := s.True()
 		for _, c := range inv {
 			any := s.Not(s.True())
@@ -114,22 +131,29 @@ func checkInvariant(ctx context.Context, sys *ts.System, s solver.Solver, t Proo
 		}
 		return all
 	}
+	var inv [][]ts.Lit
+	for _, part := range parts {
+		inv = append(inv, part...)
+	}
 	init := NewUnrolling(sys, s)
 	free := NewUnrolling(sys, s)
 	free.FreeStart = true
 	ok := sys.Ands(append(slices.Clone(sys.Constraints), t.Constraints...)...)
-	initial := []solver.Lit{s.Not(holds(init, 0))}
+	initial := []solver.Lit{s.Not(holds(init, 0, inv))}
 	for _, l := range t.Start {
 		initial = append(initial, init.At(l, 0))
 	}
-	for _, q := range []struct {
+	type query struct {
 		what string
 		lits []solver.Lit
-	}{
-		{"an initial state violates the invariant", initial},
-		{"a step leaves the invariant", []solver.Lit{holds(free, 0), free.At(ok, 0), s.Not(holds(free, 1))}},
-		{"the invariant admits a bad state", []solver.Lit{holds(free, 0), free.At(target, 0)}},
-	} {
+	}
+	now := holds(free, 0, inv)
+	queries := []query{{"an initial state violates the invariant", initial}}
+	for _, part := range parts {
+		queries = append(queries, query{"a step leaves the invariant", []solver.Lit{now, free.At(ok, 0), s.Not(holds(free, 1, part))}})
+	}
+	queries = append(queries, query{"the invariant admits a bad state", []solver.Lit{now, free.At(target, 0)}})
+	for _, q := range queries {
 		switch s.Solve(ctx, q.lits...) {
 		case solver.Sat:
 			return fmt.Errorf("the invariant does not check: %s", q.what)

@@ -147,12 +147,14 @@ func Summaries(p *ir.Program, o Options, s Seq) Method {
 		}}
 }
 
-// EveryInterleaving is reachability on decision diagrams over every
-// interleaving: safe there is safe within any bound.
-func EveryInterleaving(p *ir.Program, o Options) Method {
-	return Method{Name: "reachability+bdd, every interleaving", Questions: safety, Cores: 1,
+// EveryInterleaving is a proof on the interleaving product without a
+// bound, with pm: reachability on decision diagrams (ProofReach), or
+// the views of each pair of threads (ProofViews), which never find a
+// violation. Safe on every interleaving is safe within any bound.
+func EveryInterleaving(p *ir.Program, o Options, pm ProofMethod) Method {
+	return Method{Name: proofName(pm, "") + ", every interleaving", Questions: safety, Cores: 1,
 		Run: func(ctx context.Context, progress io.Writer) (*result.Result, error) {
-			return checkEveryInterleaving(ctx, p, o, progress)
+			return checkEveryInterleaving(ctx, p, o, pm, progress)
 		},
 		fits: func(context.Context) error { return encode.BaseSupported(p) }}
 }

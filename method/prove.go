@@ -142,6 +142,11 @@ func proofEngineOn(ctx context.Context, m encode.Model, po ProofOptions, solverN
 				task.Threads = &engine.Threads{Sched: sm.Scheduler(), Care: sm.Care(), PC: sm.ProgramCounters()}
 			}
 			return engine.ForwardReach(ctx, sys, task)
+		case ProofViews:
+			if sm, ok := m.(encode.Scheduled); ok {
+				task.Threads = &engine.Threads{Sched: sm.Scheduler(), Care: sm.Care(), PC: sm.ProgramCounters()}
+			}
+			return engine.PairViews(ctx, sys, task)
 		}
 		return engine.PDR(ctx, sys, task)
 	}
@@ -162,7 +167,7 @@ func solverMaker(ctx context.Context, name SolverName) func() solver.Solver {
 // proofName names the engine of a method with the solver it runs on:
 // reachability runs on decision diagrams whatever the solver.
 func proofName(method ProofMethod, solver SolverName) string {
-	if method == ProofReach {
+	if method == ProofReach || method == ProofViews {
 		solver = SolverBDD
 	}
 	return proofEngine(method) + "+" + string(solver)
@@ -177,6 +182,8 @@ func proofEngine(method ProofMethod) string {
 		return "k-induction (simple path)"
 	case ProofReach:
 		return "reachability"
+	case ProofViews:
+		return "pairwise views"
 	}
 	return "pdr"
 }
@@ -198,6 +205,8 @@ func proofStats(pf *engine.Proof, method ProofMethod) string {
 		return fmt.Sprintf("%d-inductive", pf.Bound)
 	case ProofReach:
 		return fmt.Sprintf("the reachable states are an inductive invariant (%s)", result.Plural(pf.Nodes, "diagram node"))
+	case ProofViews:
+		return fmt.Sprintf("the views of each pair of threads are an inductive invariant (%s, %s, %d literals)", result.Plural(pf.Views, "pair"), result.Plural(len(pf.Invariant), "clause"), lits)
 	}
 	return fmt.Sprintf("inductive invariant of %s (%d literals) at frame %d", result.Plural(len(pf.Invariant), "clause"), lits, pf.Bound)
 }
@@ -213,6 +222,8 @@ func proofOpen(ctx context.Context, p *ir.Program, m encode.Model, pf *engine.Pr
 	switch {
 	case pf.AtMaxK:
 		res.Limits = append(res.Limits, result.Limit{Kind: result.LimitProofBound, Detail: pf.Reason + detail})
+	case pf.Coarse:
+		res.Limits = append(res.Limits, result.Limit{Kind: result.LimitAbstraction, Detail: "(" + pf.Reason + ")" + detail})
 	case ctx.Err() != nil:
 		res.Limits = append(res.Limits, result.Stopped(ctx, detail))
 	default:
@@ -400,13 +411,13 @@ func proveBounded(ctx context.Context, p *ir.Program, o Options, method Seq, bd 
 // takes 18 s and an explicit search within the rounds does not end). A
 // violation is reported when it replays within the bound; one that
 // needs more leaves the answer unknown.
-func checkEveryInterleaving(ctx context.Context, p *ir.Program, o Options, progress io.Writer) (*result.Result, error) {
-	o.Proof.Method = ProofReach
+func checkEveryInterleaving(ctx context.Context, p *ir.Program, o Options, pm ProofMethod, progress io.Writer) (*result.Result, error) {
+	o.Proof.Method = pm
 	within := o.Bounds.ExplicitOptions()
 	res, err := proveProduct(ctx, p, o, progress, &within)
 	var beyond *beyondBound
 	if errors.As(err, &beyond) {
-		return &result.Result{Engine: proofName(ProofReach, "") + ", direct interleaving product", Verdict: result.Unknown,
+		return &result.Result{Engine: proofName(pm, "") + ", direct interleaving product", Verdict: result.Unknown,
 			Bounds: o.Bounds.Words(), Depth: o.Bounds.Depth,
 			Limits: []result.Limit{{Kind: result.LimitBeyondBound, Detail: "(a violation on some interleaving, which replays only with more: " + beyond.Error() + ")"}}}, nil
 	}

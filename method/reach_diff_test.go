@@ -56,7 +56,7 @@ func TestReachDifferential(t *testing.T) {
 			}
 			want := ch.Run(context.Background())
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			res, err := checkEveryInterleaving(ctx, p, ob, nil)
+			res, err := checkEveryInterleaving(ctx, p, ob, ProofReach, nil)
 			cancel()
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v\n%s", seed, ob.Bounds.Words(), err, src)
@@ -92,7 +92,7 @@ func TestReachBeyondBound(t *testing.T) {
 	}
 	o := Options{Solver: "gini", Bounds: DefaultBounds()}
 	o.Bounds.Rounds, o.Bounds.Switches = 3, -1
-	res, err := checkEveryInterleaving(context.Background(), p, o, nil)
+	res, err := checkEveryInterleaving(context.Background(), p, o, ProofReach, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestReachBeyondBound(t *testing.T) {
 		t.Fatalf("%s %v, want unknown: a violation beyond the bound", res.Verdict, res.Limits)
 	}
 	o.Bounds.Rounds = 5
-	if res, err = checkEveryInterleaving(context.Background(), p, o, nil); err != nil || res.Verdict != result.Unsafe {
+	if res, err = checkEveryInterleaving(context.Background(), p, o, ProofReach, nil); err != nil || res.Verdict != result.Unsafe {
 		t.Fatalf("within 5 rounds: %v %v %v, want unsafe", res.Verdict, res.Limits, err)
 	}
 }

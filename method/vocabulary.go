@@ -65,6 +65,7 @@ const (
 	ProofKindSimple ProofMethod = "kind-simple"
 	ProofPDR        ProofMethod = "pdr"
 	ProofReach      ProofMethod = "reach"
+	ProofViews      ProofMethod = "views"
 	ProofSummaries  ProofMethod = "summaries"
 	ProofAmplify    ProofMethod = "amplify"
 	ProofCounters   ProofMethod = "counters"
@@ -119,11 +120,12 @@ var (
 		{string(SolverBDD), "decision diagrams, pure Go: the summary engine, the counter abstraction, reach and amplify only"},
 	}}
 	MethodChoice = Choice{Flag: "method", Noun: "proof method", Default: Auto, Commands: []string{"prove"}, Values: []Value{
-		{Auto, "PDR, raced with the exhaustive search and, for every interleaving, reach and amplify; the summaries for a recursive program"},
+		{Auto, "PDR, raced with the exhaustive search and, for every interleaving, reach, amplify and (threads that write globals of their own) views; the summaries for a recursive program"},
 		{string(ProofKind), "Claessen's improved k-induction"},
 		{string(ProofKindSimple), "k-induction with simple-path constraints"},
 		{string(ProofPDR), "IC3/PDR"},
 		{string(ProofReach), "forward reachability on decision diagrams, each thread's steps apart"},
+		{string(ProofViews), "the reachable states seen through each pair of threads, on decision diagrams (threads that write only variables of their own)"},
 		{string(ProofSummaries), "procedure summaries, at every call depth"},
 		{string(ProofAmplify), "K-induction with amplification: every number of rounds"},
 		{string(ProofCounters), "the exhaustive search over every interleaving of the stated thread counts, counting the instances in each thread state"},

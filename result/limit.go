@@ -64,6 +64,10 @@ const (
 	// interleaving found may need more context switches or rounds than
 	// the bound (one within it may still exist).
 	LimitBeyondBound
+	// LimitAbstraction: an over-approximation (the views of pairs of
+	// threads) admits a violation it cannot confirm, or does not take
+	// the program.
+	LimitAbstraction
 )
 
 // limitRow is how a kind of limit is reported.
@@ -96,6 +100,7 @@ var limitTable = map[LimitKind]limitRow{
 		"--engine coverability, or the default plan, which count the threads a program starts", ""},
 	LimitBeyondBound: {"beyond-bound", "a violation or fair cycle beyond the bound", true,
 		"--engine explicit (or the default plan), which searches within the bound", ""},
+	LimitAbstraction: {"abstraction", "the abstraction does not decide it", true, "", "another --method, or the default plan"},
 }
 
 // Limit is one limit of a result: its kind and what the report says of it

@@ -93,7 +93,8 @@ func TestCandidateProcesses(t *testing.T) {
 		write(t, path, src)
 		return path
 	}
-	burns7 := file("burns7.bpl", progen.Burns(7))
+	// No engine decides it in a second or within 150 MB.
+	hard := file("phil10_ordered.bpl", progen.Philosophers(10, true))
 	// A handshake whose every cycle needs 3 rounds: taker hands the
 	// token over, giver hands it back and counts modulo 3.
 	const ring3 = `decl tok, c0, c1;
@@ -121,9 +122,9 @@ thread void giver() begin while (T) do assume(tok); tok, c0, c1 := F, !c0 & !c1,
 			exitSafe, []string{"no livelock", "bmc+gini"}, []string{"; its core goes to the own race of bmc+gini, lasso translation"}},
 		{"proof", []string{"prove", file("flags2.bpl", progen.FlagMutex(2, false))},
 			exitSafe, []string{"proved"}, nil},
-		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", burns7},
+		{"timeout", []string{"check", "-k", "3", "--timeout", "1s", hard},
 			exitUnknown, []string{"incomplete: timeout", "explicit, ", " states", "timeout: no proof that a violation is unreachable", "a longer --timeout"}, nil},
-		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", burns7},
+		{"memory", []string{"check", "-k", "3", "--max-memory", "150M", hard},
 			exitUnknown, []string{"memory limit (150M)", "a larger --max-memory"}, nil},
 		// Two summary candidates race; the winner's summaries are the
 		// certificate (they stayed in the winner's process once).

@@ -48,11 +48,16 @@ within -k rounds or --switches context switches through a sequentialization
 Methods: kind (Claessen's improved k-induction), kind-simple (k-induction
 with simple-path constraints), pdr (IC3/PDR), reach (forward
 reachability on decision diagrams, each thread's steps apart; the
-reachable states are the invariant, re-checked on fresh diagrams), auto
-(pdr, raced with the explicit engine's exhaustive search of every
-execution, which answers "proved by exhaustive search" on a finite
-program, and for every interleaving with reach; --verbose prints the
-plan), amplify (K-induction with amplification, for a concurrent program
+reachable states are the invariant, re-checked on fresh diagrams), views
+(the reachable states seen through each pair of threads, which read the
+other threads' globals as any value, for a concurrent program whose
+threads each write globals of their own; the views as clauses are the
+invariant, re-checked by a SAT solver; a violation they admit leaves the
+answer unknown), auto (pdr, raced with the explicit engine's exhaustive
+search of every execution, which answers "proved by exhaustive search"
+on a finite program, and for every interleaving with reach and, where
+each of three threads or more writes globals of its own, views;
+--verbose prints the plan), amplify (K-induction with amplification, for a concurrent program
 without recursion: for K = 1..--max-rounds, no violation within K
 round-robin rounds, and no state of the envelope that reaches one in K+1
 rounds but in none of K; it proves the program for every number of

@@ -71,6 +71,10 @@ type Config struct {
 	// only thread at the start, starts on the way: in loops, once, and
 	// between statements of its own.
 	Spawner bool
+	// Owned makes thread t write only the globals g<i> with i mod
+	// Threads = t (and its locals); it reads every global. Helper
+	// procedures, whose writes a thread's call would share, are off.
+	Owned bool
 }
 
 // DefaultConfig gives programs whose state spaces are explored in
@@ -92,6 +96,8 @@ type gen struct {
 	flat bool
 	// flags are the values init gives f0, f1, ... (Flags).
 	flags []string
+	// thread is the thread function being written.
+	thread int
 }
 
 // Generate returns the text of a random program; equal seeds give equal
@@ -103,6 +109,10 @@ func Generate(seed int64, cfg Config) string {
 	cfg.CounterBits, cfg.ShuffleBits = max(cfg.CounterBits, 0), max(cfg.ShuffleBits, 0)
 	if cfg.CounterBits == 0 && cfg.ShuffleBits == 0 {
 		cfg.LateBugs = false
+	}
+	if cfg.Owned {
+		cfg.WithHelper, cfg.CounterBits, cfg.ShuffleBits, cfg.Recursive, cfg.LateBugs = false, 0, 0, false, false
+		cfg.Retries, cfg.RecursiveRetries, cfg.Flags, cfg.Spawner = false, false, 0, false
 	}
 	if cfg.ShuffleBits == 1 {
 		cfg.ShuffleBits = 2 // a swap needs two bits
@@ -177,6 +187,7 @@ func Generate(seed int64, cfg Config) string {
 		lateThread = g.r.Intn(cfg.Threads)
 	}
 	for t := 0; t < cfg.Threads; t++ {
+		g.thread = t
 		if cfg.Spawner {
 			g.printf("\nvoid t%d() begin\n", t)
 		} else {
@@ -249,6 +260,22 @@ func (g *gen) vars(locals []string) []string {
 	return append(vs, locals...)
 }
 
+// targets are the variables of vars the thread may write: all of them
+// but the other threads' globals (Owned).
+func (g *gen) targets(vars []string) []string {
+	if !g.cfg.Owned {
+		return vars
+	}
+	var out []string
+	for _, v := range vars {
+		var i int
+		if _, err := fmt.Sscanf(v, "g%d", &i); err != nil || i%g.cfg.Threads == g.thread {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func (g *gen) expr(depth int, vars []string) string {
 	if depth <= 0 || g.r.Intn(3) == 0 {
 		if len(vars) == 0 || g.r.Intn(6) == 0 {
@@ -273,6 +300,7 @@ func (g *gen) stmts(n int, indent string, locals []string) {
 
 func (g *gen) stmt(indent string, locals []string) {
 	vars := g.vars(locals)
+	tg := g.targets(vars)
 	g.depth++
 	defer func() { g.depth-- }()
 	k := g.r.Intn(14 + len(g.extra))
@@ -288,14 +316,14 @@ func (g *gen) stmt(indent string, locals []string) {
 	}
 	switch k {
 	case 0, 1, 2:
-		v := vars[g.r.Intn(len(vars))]
+		v := tg[g.r.Intn(len(tg))]
 		val := g.expr(2, vars)
 		if g.r.Intn(5) == 0 {
 			val = "*"
 		}
 		g.printf("%s%s := %s;\n", indent, v, val)
 	case 3:
-		a, b := vars[g.r.Intn(len(vars))], vars[g.r.Intn(len(vars))]
+		a, b := tg[g.r.Intn(len(tg))], tg[g.r.Intn(len(tg))]
 		if a == b {
 			g.printf("%s%s := %s;\n", indent, a, g.expr(1, vars))
 			return
@@ -304,7 +332,7 @@ func (g *gen) stmt(indent string, locals []string) {
 	case 4:
 		// Few, weak assertions, so that both verdicts occur.
 		if g.r.Intn(3) > 0 {
-			g.printf("%s%s := %s;\n", indent, vars[g.r.Intn(len(vars))], g.expr(1, vars))
+			g.printf("%s%s := %s;\n", indent, tg[g.r.Intn(len(tg))], g.expr(1, vars))
 			return
 		}
 		g.printf("%sassert(%s | %s);\n", indent, g.expr(1, vars), g.expr(1, vars))
@@ -314,16 +342,16 @@ func (g *gen) stmt(indent string, locals []string) {
 		switch {
 		case g.cfg.WithHelper && len(locals) > 0 && g.r.Intn(2) == 0:
 			g.printf("%s%s := helper(%s);\n", indent, locals[g.r.Intn(len(locals))], g.expr(1, vars))
-		case g.cfg.WithHelper && len(vars) > 1:
-			a, b := g.r.Intn(len(vars)), g.r.Intn(len(vars)-1)
+		case g.cfg.WithHelper && len(tg) > 1:
+			a, b := g.r.Intn(len(tg)), g.r.Intn(len(tg)-1)
 			if b >= a {
 				b++
 			}
-			g.printf("%s%s, %s := pair(%s, %s);\n", indent, vars[a], vars[b], g.expr(1, vars), g.expr(1, vars))
+			g.printf("%s%s, %s := pair(%s, %s);\n", indent, tg[a], tg[b], g.expr(1, vars), g.expr(1, vars))
 		case g.r.Intn(2) == 0:
-			g.printf("%s%s := schoose[%s, %s];\n", indent, vars[g.r.Intn(len(vars))], g.expr(1, vars), g.expr(1, vars))
+			g.printf("%s%s := schoose[%s, %s];\n", indent, tg[g.r.Intn(len(tg))], g.expr(1, vars), g.expr(1, vars))
 		default:
-			g.printf("%sdead %s;\n", indent, vars[g.r.Intn(len(vars))])
+			g.printf("%sdead %s;\n", indent, tg[g.r.Intn(len(tg))])
 		}
 	case 7:
 		if g.cfg.Locks > 0 {
