@@ -589,6 +589,25 @@ func (d *diagrams) backward(target ts.Lit, within bdd.Node, progress io.Writer) 
 // inputs that make target true, and says so (hit): the states reached
 // so far hold a path to it.
 func (d *diagrams) forward(from, target bdd.Node) (r bdd.Node, hit bool, err error) {
+	steps := make([]imageStep, len(d.parts))
+	for i, part := range d.parts {
+		steps[i] = imageStep{part.rel, part.post}
+	}
+	return d.chained(from, steps, target, nil)
+}
+
+// imageStep is a step for the forward images: a relation over the
+// latches and the next values of those post renames back.
+type imageStep struct {
+	rel  bdd.Node
+	post bdd.Set
+}
+
+// chained is the least fixpoint of the images of from by steps, each
+// step to its fixpoint, then the next one's, sweep after sweep; with
+// target other than false it stops at the first image with a state
+// whose inputs make target true (hit). A collection keeps keep too.
+func (d *diagrams) chained(from bdd.Node, steps []imageStep, target bdd.Node, keep []*bdd.Node) (r bdd.Node, hit bool, err error) {
 	m := d.m
 	r = from
 	if target != bdd.False && m.AndExists(r, target, d.inputs) != bdd.False {
@@ -597,19 +616,22 @@ func (d *diagrams) forward(from, target bdd.Node) (r bdd.Node, hit bool, err err
 	collected := m.Nodes()
 	for grew := true; grew; {
 		grew = false
-		for _, part := range d.parts {
+		for _, st := range steps {
 			for f := r; ; {
 				if d.ctx.Err() != nil {
 					return bdd.False, false, errors.New(stopReason(d.ctx))
 				}
 				if m.Nodes() > 2*collected+1<<20 {
-					roots := append([]*bdd.Node{&r, &f, &target}, d.keep...)
-					d.gc(roots)
+					roots := append([]*bdd.Node{&r, &f, &from, &target}, d.keep...)
+					for i := range steps {
+						roots = append(roots, &steps[i].rel)
+					}
+					d.gc(append(roots, keep...))
 					collected = m.Nodes()
 				}
-				// The successors by this thread's step of the states new
-				// in its last image (all of r at first).
-				f = m.Diff(m.AndExists(part.rel, f, part.post), r)
+				// The successors by this step of the states new in its
+				// last image (all of r at first).
+				f = m.Diff(m.AndExists(st.rel, f, st.post), r)
 				if f == bdd.False {
 					break
 				}

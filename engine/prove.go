@@ -22,15 +22,15 @@ type ProofTask struct {
 	// of improved induction) and closes every one it made.
 	NewSolver func() solver.Solver
 	Progress  io.Writer // nil: quiet; else a line per k or per frame
-	// Start narrows the initial states (PDR only): latch literals that
-	// hold in every initial state, beside the latches' own initial
-	// values.
+	// Start narrows the initial states (PDR and the engines on
+	// decision diagrams): latch literals that hold in every initial
+	// state, beside the latches' own initial values.
 	Start []ts.Lit
 	// Constraints must hold, beside the system's, in every state from
 	// which a step is taken (PDR only).
 	Constraints []ts.Lit
 	// Threads, when not nil, says that each step is one thread's
-	// (ForwardReach only).
+	// (ForwardReach and PairViews only; PairViews needs it).
 	Threads *Threads
 }
 
