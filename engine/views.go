@@ -57,7 +57,11 @@ func PairViews(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 		}
 		views = len(pairs)
 		for _, f := range append([]bdd.Node{phase}, pairs...) {
-			parts = append(parts, d.clauses(f))
+			part, err := d.clauses(f)
+			if err != nil {
+				return err
+			}
+			parts = append(parts, part)
 		}
 		return nil
 	})
@@ -244,7 +248,7 @@ func (d *diagrams) viewFixpoint(from bdd.Node, steps []imageStep, done []bdd.Nod
 
 // clauses are f (a diagram over latches) as clauses over the latches'
 // literals: the negations of the cubes of an irredundant cover of not f.
-func (d *diagrams) clauses(f bdd.Node) [][]ts.Lit {
+func (d *diagrams) clauses(f bdd.Node) ([][]ts.Lit, error) {
 	latch := map[int]ts.Lit{}
 	for _, l := range d.sys.Latches() {
 		latch[d.level[l.Lit.Var()]] = l.Lit
@@ -253,14 +257,18 @@ func (d *diagrams) clauses(f bdd.Node) [][]ts.Lit {
 	for _, cube := range d.m.Cover(d.m.Not(f)) {
 		clause := make([]ts.Lit, len(cube))
 		for i, x := range cube {
-			clause[i] = latch[x.Level]
+			l, ok := latch[x.Level]
+			if !ok {
+				return nil, fmt.Errorf("internal error: a view tests variable %d, no latch", x.Level)
+			}
+			clause[i] = l
 			if x.Value {
 				clause[i] = clause[i].Not()
 			}
 		}
 		out = append(out, clause)
 	}
-	return out
+	return out, nil
 }
 
 // sharedWrite is the error of a latch two threads write.
