@@ -90,13 +90,7 @@ func ReachableByDiagrams(ctx context.Context, sys *ts.System, target, care ts.Li
 	out := Reached{Status: solver.Unsat}
 	err := withDiagrams(ctx, sys, sched, care, second, func(d *diagrams) error {
 		m := d.m
-		init := d.care
-		for _, l := range sys.Latches() {
-			init = m.And(init, d.initial(l))
-		}
-		for _, l := range from {
-			init = m.And(init, d.lit(l))
-		}
+		init := d.initialStates(from)
 		d.keep = append(d.keep, &init)
 		reach, _, err := d.forward(init, bdd.False)
 		if err != nil {
@@ -509,6 +503,19 @@ func (d *diagrams) litUnder(l ts.Lit, vals map[int]bool, memo map[int]bdd.Node) 
 		return d.m.Not(x)
 	}
 	return x
+}
+
+// initialStates are the initial states within care where the latch
+// literals start hold.
+func (d *diagrams) initialStates(start []ts.Lit) bdd.Node {
+	init := d.care
+	for _, l := range d.sys.Latches() {
+		init = d.m.And(init, d.initial(l))
+	}
+	for _, l := range start {
+		init = d.m.And(init, d.lit(l))
+	}
+	return init
 }
 
 // initial is latch l's initial value as a condition (true when free).

@@ -121,10 +121,7 @@ func FairCycles(ctx context.Context, sys *ts.System, t CycleTask) *Cycles {
 // states are.
 func (d *diagrams) fairCycles(t CycleTask) (fair bool, reached float64, err error) {
 	m := d.m
-	init := d.care
-	for _, l := range d.sys.Latches() {
-		init = m.And(init, d.initial(l))
-	}
+	init := d.initialStates(nil)
 	d.keep = append(d.keep, &init)
 	r, _, err := d.forward(init, bdd.False)
 	if err != nil {

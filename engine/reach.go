@@ -49,13 +49,7 @@ func ForwardReach(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 	var reached ts.Lit // the reachable states, built into sys's graph
 	err = buildDiagrams(ctx, sys, th.Sched, th.PC, th.Care, inOrder(sys, first), true, func(d *diagrams) error {
 		m := d.m
-		init := d.care
-		for _, l := range sys.Latches() {
-			init = m.And(init, d.initial(l))
-		}
-		for _, l := range t.Start {
-			init = m.And(init, d.lit(l))
-		}
+		init := d.initialStates(t.Start)
 		target := d.lit(t.Target)
 		d.keep = append(d.keep, &init, &target)
 		r, hit, err := d.forward(init, target)

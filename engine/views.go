@@ -98,13 +98,7 @@ func PairViews(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 // every view is some initialization state's need not be one.
 func (d *diagrams) pairViews(start []ts.Lit) (phase bdd.Node, views []bdd.Node, err error) {
 	m := d.m
-	init := d.care
-	for _, l := range d.sys.Latches() {
-		init = m.And(init, d.initial(l))
-	}
-	for _, l := range start {
-		init = m.And(init, d.lit(l))
-	}
+	init := d.initialStates(start)
 	pre := d.initPhase()
 	d.keep = append(d.keep, &init, &pre)
 	var steps []imageStep
