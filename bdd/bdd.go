@@ -215,7 +215,11 @@ const (
 	opImplies
 	opDiff
 	opRenameAndExists
+	opAndRenameAndExists // the set in the bits from opBits up
 )
+
+// opBits are the bits of an operation's code below a set's index in it.
+const opBits = 5
 
 func (m *Manager) lookup(op int32, a, b, c Node) (Node, bool, uint32) {
 	i := (hash3(int32(a), int32(b), int32(c)) ^ uint32(op)*0x27d4eb2f) & uint32(len(m.cache)-1)
@@ -564,6 +568,50 @@ func (m *Manager) RenameAndExists(f, g Node, s Set) Node {
 		r = m.mk(l, lo, m.RenameAndExists(f1, g1, s))
 	}
 	m.store(i, opRenameAndExists, f, g, Node(s), r)
+	return r
+}
+
+// AndRenameAndExists is c and (exists s: f and g renamed by s's
+// renaming): a backward image within c, never larger than c where the
+// image alone holds every predecessor of g, reached or not (the fair
+// cycles' images within the states left).
+func (m *Manager) AndRenameAndExists(c, f, g Node, s Set) Node {
+	switch {
+	case c == False || f == False || g == False:
+		return False
+	case c == True:
+		return m.RenameAndExists(f, g, s)
+	}
+	vs := &m.sets[s]
+	gl := vs.renamed(m.level(g))
+	l := min(m.level(c), m.level(f), gl)
+	if l > vs.last || m.level(c) == l && m.quantified(vs, l) {
+		// Nothing left to rename or quantify; or c tests a quantified
+		// variable, which it does outside the quantifier.
+		return m.And(c, m.RenameAndExists(f, g, s))
+	}
+	op := opAndRenameAndExists | int32(s)<<opBits
+	r, ok, i := m.lookup(op, c, f, g)
+	if ok {
+		return r
+	}
+	c0, c1 := m.cofactors(c, l)
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := g, g
+	if gl == l {
+		g0, g1 = m.nodes[g].lo, m.nodes[g].hi
+	}
+	lo := m.AndRenameAndExists(c0, f0, g0, s)
+	if m.quantified(vs, l) {
+		if lo == c {
+			r = c
+		} else {
+			r = m.Or(lo, m.AndRenameAndExists(c, f1, g1, s))
+		}
+	} else {
+		r = m.mk(l, lo, m.AndRenameAndExists(c1, f1, g1, s))
+	}
+	m.store(i, op, c, f, g, r)
 	return r
 }
 

@@ -184,7 +184,8 @@ func TestCompose(t *testing.T) {
 }
 
 // TestRenamedProducts checks the relational products that rename on the
-// way against renaming and quantifying one after the other, with the
+// way (AndRenameAndExists also within a condition) against renaming,
+// quantifying and conjoining one after the other, with the
 // latches at even levels and their next values right below them.
 func TestRenamedProducts(t *testing.T) {
 	for seed := range 300 {
@@ -217,6 +218,13 @@ func TestRenamedProducts(t *testing.T) {
 		}
 		if got, want := m.RenameAndExists(rel, True, pre), m.Exists(rel, m.NewSet(primes)); got != want {
 			t.Errorf("seed %d: rename and exists with true %x, want %x", seed, m.table(got), m.table(want))
+		}
+		// Within a condition: of the latches (the fair cycles' use),
+		// and any (one that tests a quantified next value too).
+		for _, c := range []Node{m.Exists(rel, m.NewSet(primes)), rel, m.Not(f), True} {
+			if got, want := m.AndRenameAndExists(c, rel, f, pre), m.And(c, m.RenameAndExists(rel, f, pre)); got != want {
+				t.Errorf("seed %d: and rename and exists %x, want %x", seed, m.table(got), m.table(want))
+			}
 		}
 		if got, want := m.AndExists(rel, f, post), m.Compose(m.AndExists(rel, f, m.NewSet(changed)), toLatch); got != want {
 			t.Errorf("seed %d: and exists and rename %x, want %x", seed, m.table(got), m.table(want))

@@ -130,6 +130,7 @@ type diagrams struct {
 	fixed  map[int]bool // the latches that keep their initial value (fixLatches), by level
 	care   bdd.Node     // holds in every state of the paths asked about
 	keep   []*bdd.Node  // the caller's diagrams that a collection keeps
+	phase  bdd.Node     // init's phase (onceAtFirst)
 	// parts are the step split by the thread that takes it: the
 	// scheduler's inputs fixed, the latches it leaves alone (the other
 	// threads') are no part of the substitution, which is what makes a
@@ -139,22 +140,25 @@ type diagrams struct {
 
 // stepPart is the step of one value of the scheduler's inputs.
 type stepPart struct {
-	thread int              // the value of the scheduler's inputs
-	at     map[int]bool     // the scheduler's inputs
-	sub    map[int]bdd.Node // each latch that may change by its next-state function
-	ok     bdd.Node         // the constraints, within care
+	thread  int          // the value of the scheduler's inputs
+	inPhase bool         // init's steps (onceAtFirst), apart from the thread's others
+	at      map[int]bool // the scheduler's inputs
+	ok      bdd.Node     // the constraints, within care
 	// rel is the step as a relation of the latches and the next values
-	// of those in sub (the inputs quantified): a backward image is one
-	// relational product with it, the latches of sub renamed to their
-	// next values (pre), which keeps the order. Composing with the
+	// of those it changes (the inputs quantified): a backward image is
+	// one relational product with it, the latches changed renamed to
+	// their next values (pre), which keeps the order. Composing with the
 	// next-state functions instead cost 80% of the time on the wide rows
 	// (flag mutex with 4 threads: 690,000 nodes made for a fixpoint of
 	// 3,900).
 	rel     bdd.Node
-	changed []int   // the levels of the latches in sub
+	changed []int   // the levels of the latches it may change
 	pre     bdd.Set // their next values, renamed from the latches
-	post    bdd.Set // the latches of sub, their next values renamed to them
+	post    bdd.Set // the latches changed, their next values renamed to them
 }
+
+// changes says whether the part may change the latch at level v.
+func (p *stepPart) changes(v int) bool { return slices.Contains(p.changed, v) }
 
 // withDiagrams runs f on sys's diagrams, in a manager of its own (whose
 // panics, such as running out of nodes, become errors). The variables
@@ -224,12 +228,9 @@ func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, pcs [][]
 	err := d.m.Run(func() {
 		d.inputs = d.m.NewSet(ins)
 		d.care = d.lit(care)
-		next := make([]bdd.Node, len(sys.Latches()))
-		for i, l := range sys.Latches() {
-			next[i] = d.lit(l.Next)
-		}
-		d.fixLatches(next)
-		for a := 0; a < 1<<len(sched); a++ {
+		d.fixLatches()
+		pieces := make([][]stepPiece, 1<<len(sched))
+		for a := range pieces {
 			at := map[int]bool{}
 			for b, x := range sched {
 				at[d.level[x.Var()]] = a>>b&1 == 1
@@ -238,7 +239,11 @@ func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, pcs [][]
 			if a < len(pcs) {
 				pc = pcs[a]
 			}
-			if part := d.stepPart(at, pc, next, relation); part != nil {
+			pieces[a] = d.stepPieces(at, pc)
+		}
+		d.phase = d.onceAtFirst(pieces)
+		for a := range pieces {
+			for _, part := range d.stepParts(pieces[a], d.phase, relation) {
 				part.thread = a
 				d.parts = append(d.parts, part)
 			}
@@ -251,66 +256,150 @@ func buildDiagrams(ctx context.Context, sys *ts.System, sched []ts.Lit, pcs [][]
 	return ferr
 }
 
-// stepPart is the step with the scheduler's inputs at, nil if no step
-// has them; pc are the latches of the chosen thread's program counter
-// (nil: not known). Without relation, its relation is not built (only
-// the latches it changes are found).
-func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relation bool) *stepPart {
+// stepParts are the step of pieces (those of one value of the
+// scheduler's inputs, none if no step has it) as parts. Without
+// relation, the parts' relations are not built (only the latches they
+// change are found).
+//
+// A part's relation keeps every latch it changes anywhere at its value
+// where it does not change it, so the steps of init's phase (onceAtFirst)
+// are parts of their own, one a piece: init runs on thread 0's stack
+// and its end starts every thread, which made each of the first
+// philosopher's pieces keep all 85 latches of 10 ordered philosophers
+// (8 s and 18 million nodes for that one relation, where each other
+// thread's took 0.05 s).
+func (d *diagrams) stepParts(whole []stepPiece, phase bdd.Node, relation bool) []*stepPart {
 	m := d.m
-	pieces := d.stepPieces(at, pc)
-	part := &stepPart{at: at, sub: map[int]bdd.Node{}, ok: bdd.False}
-	for _, piece := range pieces {
-		part.ok = m.Or(part.ok, piece.ok)
-	}
-	if part.ok == bdd.False {
+	if len(whole) == 0 {
 		return nil // no such thread
 	}
-	// The latches it changes, and the relation built bottom up (in
-	// the system's order, the relation of the flag mutex's init step
-	// with 7 threads took 2.3 s).
-	latches := slices.Clone(d.sys.Latches())
-	index := map[int]int{}
-	for i, l := range latches {
-		index[l.Lit.Var()] = i
+	// Each piece split by the phase, with the latches it changes there.
+	var pieces []stepPiece
+	for _, piece := range whole {
+		for _, in := range []bool{true, false} {
+			where := phase
+			if !in {
+				where = m.Not(phase)
+			}
+			if ok := m.And(piece.ok, where); ok != bdd.False {
+				p := stepPiece{fix: piece.fix, ok: ok, inPhase: in, next: map[int]bdd.Node{}}
+				for v, n := range piece.next {
+					if m.And(ok, m.Xor(n, m.Var(v))) != bdd.False {
+						p.next[v] = n
+					}
+				}
+				pieces = append(pieces, p)
+			}
+		}
 	}
-	slices.SortFunc(latches, func(a, b ts.LatchInfo) int { return d.level[b.Lit.Var()] - d.level[a.Lit.Var()] })
+	// The pieces of init's phase apart from the others where they change
+	// a latch the others do not.
+	var in, out []int
+	for i, piece := range pieces {
+		if piece.inPhase {
+			in = append(in, i)
+		} else {
+			out = append(out, i)
+		}
+	}
+	groups := [][]int{append(in, out...)}
+	if len(in) > 0 && len(out) > 0 && !subset(union(pieces, in), union(pieces, out)) {
+		groups = [][]int{out}
+		for _, i := range in {
+			groups = append(groups, []int{i})
+		}
+	}
+	var parts []*stepPart
+	for k, g := range groups {
+		if part := d.stepPart(whole[0].at, pieces, g, relation); part != nil {
+			part.inPhase = k > 0
+			parts = append(parts, part)
+		}
+	}
+	return parts
+}
+
+// union is the set of latches the pieces g change.
+func union(pieces []stepPiece, g []int) map[int]bool {
+	out := map[int]bool{}
+	for _, i := range g {
+		for v := range pieces[i].next {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// subset says whether every element of a is in b.
+func subset(a, b map[int]bool) bool {
+	for v := range a {
+		if !b[v] {
+			return false
+		}
+	}
+	return true
+}
+
+// stepPart is the step of pieces g (indices in pieces) of the step with
+// the scheduler's inputs at. Its relation is built from the bottom up
+// (in the system's order, the relation of the flag mutex's init step
+// with 7 threads took 2.3 s).
+func (d *diagrams) stepPart(at map[int]bool, pieces []stepPiece, g []int, relation bool) *stepPart {
+	m := d.m
+	slices.Sort(g)
+	part := &stepPart{at: at, ok: bdd.False}
+	for _, i := range g {
+		part.ok = m.Or(part.ok, pieces[i].ok)
+	}
+	if part.ok == bdd.False {
+		return nil
+	}
+	part.changed = slices.Collect(maps.Keys(union(pieces, g)))
+	slices.Sort(part.changed)
+	slices.Reverse(part.changed)
 	var primes []int
-	nexts := make([][]bdd.Node, len(pieces)) // per piece, the next values of the latches changed
-	for _, l := range latches {
-		v := d.level[l.Lit.Var()]
-		if _, ok := d.fixed[v]; ok {
-			// It keeps its value in every reachable state (its next
-			// value, restricted to the fixed ones, would differ from it
-			// only in states never reached).
-			continue
-		}
-		// A latch the step leaves alone in every state of care is no
-		// part of it (the thread's pc may in principle stand in another
-		// thread's code, whose writes it would then make).
-		ns := make([]bdd.Node, len(pieces))
-		changed := false
-		for i, piece := range pieces {
-			ns[i] = m.Restrict(next[index[l.Lit.Var()]], piece.fix)
-			changed = changed || m.And(piece.ok, m.Xor(ns[i], m.Var(v))) != bdd.False
-		}
-		if !changed {
-			continue
-		}
-		part.sub[v] = m.Restrict(next[index[l.Lit.Var()]], at)
-		part.changed = append(part.changed, v)
+	nexts := make([][]bdd.Node, len(g)) // per piece, the next values of the latches changed
+	for _, v := range part.changed {
 		primes = append(primes, v+1)
-		for i := range pieces {
-			nexts[i] = append(nexts[i], ns[i])
+		for k, i := range g {
+			n, ok := pieces[i].next[v]
+			if !ok {
+				n = m.Var(v) // it keeps its value within the piece
+			}
+			nexts[k] = append(nexts[k], n)
 		}
 	}
 	if relation {
 		part.rel = bdd.False
-		for i, piece := range pieces {
-			rel := bdd.True
-			for j, v := range part.changed {
-				rel = m.And(rel, m.Iff(m.Var(v+1), nexts[i][j]))
+		for k, i := range g {
+			// An input that one next value alone reads (a local that
+			// starts at any value) is quantified there: above every
+			// latch, each such input held a copy of every latch below
+			// its own (2 to the 16 at the start of 16 philosophers).
+			uses := map[int]int{}
+			for _, v := range d.inputsOf(pieces[i].ok) {
+				uses[v] += 2
 			}
-			part.rel = m.Or(part.rel, m.Exists(m.And(rel, piece.ok), d.inputs))
+			for _, n := range nexts[k] {
+				for _, v := range d.inputsOf(n) {
+					uses[v]++
+				}
+			}
+			rel := pieces[i].ok
+			for j, v := range part.changed {
+				step := m.Iff(m.Var(v+1), nexts[k][j])
+				var own []int
+				for _, x := range d.inputsOf(nexts[k][j]) {
+					if uses[x] == 1 {
+						own = append(own, x)
+					}
+				}
+				if len(own) > 0 {
+					step = m.Exists(step, m.NewSet(own))
+				}
+				rel = m.And(rel, step)
+			}
+			part.rel = m.Or(part.rel, m.Exists(rel, d.inputs))
 		}
 	}
 	ren, back := map[int]int{}, map[int]int{}
@@ -330,8 +419,11 @@ func (d *diagrams) stepPart(at map[int]bool, pc []ts.Lit, next []bdd.Node, relat
 // their values (and the scheduler's inputs theirs): ok, the constraints
 // within care.
 type stepPiece struct {
-	fix map[int]bool
-	ok  bdd.Node
+	at      map[int]bool // the scheduler's inputs
+	fix     map[int]bool
+	ok      bdd.Node
+	next    map[int]bdd.Node // by level, the next values of the latches it may change
+	inPhase bool             // its states are init's phase (onceAtFirst)
 }
 
 // stepPieces splits the step with the scheduler's inputs at (the
@@ -349,11 +441,16 @@ func (d *diagrams) stepPieces(at map[int]bool, pc []ts.Lit) []stepPiece {
 	m := d.m
 	vals := maps.Clone(d.fixed)
 	maps.Copy(vals, at)
-	if pc == nil {
-		ok := m.And(d.litUnder(d.okLit, vals, map[int]bdd.Node{0: bdd.False}), d.care)
-		return []stepPiece{{at, ok}}
-	}
 	var out []stepPiece
+	add := func(fix map[int]bool, ok bdd.Node) {
+		if ok != bdd.False {
+			out = append(out, d.changes(stepPiece{at: at, fix: fix, ok: ok}))
+		}
+	}
+	if pc == nil {
+		add(vals, m.And(d.litUnder(d.okLit, vals, map[int]bdd.Node{0: bdd.False}), d.care))
+		return out
+	}
 	for v := 0; v < 1<<len(pc); v++ {
 		fix, where := maps.Clone(vals), d.care
 		for b, x := range pc {
@@ -364,11 +461,158 @@ func (d *diagrams) stepPieces(at map[int]bool, pc []ts.Lit) []stepPiece {
 		if where == bdd.False {
 			continue
 		}
-		if ok := m.And(where, d.litUnder(d.okLit, fix, map[int]bdd.Node{0: bdd.False})); ok != bdd.False {
-			out = append(out, stepPiece{fix, ok})
-		}
+		add(fix, m.And(where, d.litUnder(d.okLit, fix, map[int]bdd.Node{0: bdd.False})))
 	}
 	return out
+}
+
+// litWithin is l within the states of within, built so throughout (every
+// diagram on the way within them too), memo its diagrams so far: a
+// condition on the threads that is large on every state can be small on
+// the reachable ones.
+func (d *diagrams) litWithin(l ts.Lit, within bdd.Node, memo map[int]bdd.Node) bdd.Node {
+	m := d.m
+	x, ok := memo[l.Var()]
+	if !ok {
+		v := l.Var()
+		if d.sys.Kind(v) == ts.And {
+			a, b := d.sys.Operands(v)
+			if x = d.litWithin(a, within, memo); x != bdd.False {
+				x = m.And(x, d.litWithin(b, within, memo))
+			}
+		} else {
+			x = m.And(within, m.Var(d.level[v]))
+		}
+		memo[v] = x
+	}
+	if l.IsNeg() {
+		return m.Diff(within, x)
+	}
+	return x
+}
+
+// implied are the values of the variables that f implies (each false
+// or true wherever f holds), by level.
+func (d *diagrams) implied(f bdd.Node) map[int]bool {
+	m := d.m
+	out, tested := map[int]bool{}, map[int]bool{}
+	seen := map[bdd.Node]bool{}
+	var walk func(n bdd.Node)
+	walk = func(n bdd.Node) {
+		if n <= bdd.True || seen[n] {
+			return
+		}
+		seen[n] = true
+		if v := m.Level(n); !tested[v] {
+			tested[v] = true
+			switch {
+			case m.And(f, m.Var(v)) == bdd.False:
+				out[v] = false
+			case m.And(f, m.Not(m.Var(v))) == bdd.False:
+				out[v] = true
+			}
+		}
+		lo, hi := m.Branches(n)
+		walk(lo)
+		walk(hi)
+	}
+	walk(f)
+	return out
+}
+
+// inputsOf are the levels of the inputs f reads, in increasing order.
+func (d *diagrams) inputsOf(f bdd.Node) []int {
+	m, inputs := d.m, len(d.sys.Inputs())
+	var out []int
+	seen := map[bdd.Node]bool{}
+	var walk func(n bdd.Node)
+	walk = func(n bdd.Node) {
+		if n <= bdd.True || seen[n] || m.Level(n) >= inputs {
+			return // the inputs are above every latch
+		}
+		seen[n] = true
+		if !slices.Contains(out, m.Level(n)) {
+			out = append(out, m.Level(n))
+		}
+		lo, hi := m.Branches(n)
+		walk(lo)
+		walk(hi)
+	}
+	walk(f)
+	slices.Sort(out)
+	return out
+}
+
+// changes is piece with the next values of the latches it changes
+// within care (the thread's pc may in principle stand in another
+// thread's code, whose writes it would then make), built with the
+// piece's values fixed: whole, the next value of a tryacquire's result
+// reads every thread's holder bit of the lock and took 70,000 to
+// 150,000 nodes a thread among 12 dining philosophers.
+func (d *diagrams) changes(piece stepPiece) stepPiece {
+	m := d.m
+	piece.next = map[int]bdd.Node{}
+	memo := map[int]bdd.Node{0: bdd.False}
+	// And with the values the constraints imply: at the end of init
+	// (init has ended, the threads start) the next values of 154
+	// latches of 16 ordered philosophers are then constants, and their
+	// relation took 22 s without them.
+	maps.Copy(piece.fix, d.implied(piece.ok))
+	for _, l := range d.sys.Latches() {
+		v := d.level[l.Lit.Var()]
+		if _, ok := d.fixed[v]; ok {
+			// It keeps its value in every reachable state (its next
+			// value, with the fixed ones', would differ from it only in
+			// states never reached).
+			continue
+		}
+		if n := d.litUnder(l.Next, piece.fix, memo); m.And(piece.ok, m.Xor(n, m.Var(v))) != bdd.False {
+			piece.next[v] = n
+		}
+	}
+	return piece
+}
+
+// onceAtFirst is, by the pieces of each thread's steps, the condition
+// that each latch that no step gives back its (constant) initial value
+// once it has left it, and while it has it one thread alone moves,
+// still has it: init's phase in the interleaving product (init runs on
+// thread 0's stack), which no step returns to. (A thread's counter bit
+// that only ever rises is no such latch: the other threads move
+// meanwhile.) False where no latch is such.
+func (d *diagrams) onceAtFirst(pieces [][]stepPiece) bdd.Node {
+	m := d.m
+	phase, any := bdd.True, false
+	for _, l := range d.sys.Latches() {
+		v := d.level[l.Lit.Var()]
+		if _, fixed := d.fixed[v]; fixed || l.Init == ts.InitFree {
+			continue
+		}
+		first := leaf(l.Init == ts.Init1)
+		left := m.Not(m.Iff(m.Var(v), first))
+		once, movers := true, 0
+		for _, ps := range pieces {
+			moves := false
+			for _, p := range ps {
+				if n, ok := p.next[v]; ok && m.And(m.And(p.ok, left), m.Iff(n, first)) != bdd.False {
+					once = false
+				}
+				for w, n := range p.next {
+					moves = moves || m.And(m.Diff(p.ok, left), m.Xor(n, m.Var(w))) != bdd.False
+				}
+			}
+			if moves {
+				movers++
+			}
+		}
+		if once && movers <= 1 {
+			phase, any = m.And(phase, m.Not(left)), true
+		}
+	}
+	if !any {
+		return bdd.False
+	}
+	return phase
 }
 
 // latchLevels are the levels of the latches, in increasing order.
@@ -395,17 +639,19 @@ func (d *diagrams) latchLevels() []int {
 // system's order 50 times).
 func (d *diagrams) stepOrder(second bool) []int {
 	latches := d.sys.Latches()
-	changers := make([][]int, len(latches))
+	changers := make([][]int, len(latches)) // by latch, the threads that change it after init's phase
+	threads := map[int]bool{}
 	for i, l := range latches {
 		v := d.level[l.Lit.Var()]
-		for p, part := range d.parts {
-			if _, ok := part.sub[v]; ok {
-				changers[i] = append(changers[i], p)
+		for _, part := range d.parts {
+			threads[part.thread] = true
+			if part.changes(v) && !part.inPhase && !slices.Contains(changers[i], part.thread) {
+				changers[i] = append(changers[i], part.thread)
 			}
 		}
 	}
 	group := func(i int) int {
-		if n := len(changers[i]); n == 0 || n == len(d.parts) {
+		if n := len(changers[i]); n == 0 || n == len(threads) {
 			return 0
 		}
 		return 1
@@ -432,15 +678,14 @@ func (d *diagrams) stepOrder(second bool) []int {
 
 // fixLatches finds the latches that keep their initial value in every
 // state reachable from an initial one (the greatest set whose next-state
-// functions give back that value when all of them have it) and makes
-// them keep it: their next-state functions become themselves, and the
-// others' and the constraints (d.fixed) are specialized to those values. An
-// encoding's phase that cannot recur (init, which BASE has left behind)
-// otherwise makes every thread's latches look changed by every step.
-// States where a fixed latch has another value are never reached, so
-// their steps do not matter.
-func (d *diagrams) fixLatches(next []bdd.Node) {
-	m, latches := d.m, d.sys.Latches()
+// functions give back that value when all of them have it): d.fixed,
+// to which the steps' next-state functions and constraints are
+// specialized. An encoding's phase that cannot recur (init, which BASE
+// has left behind) otherwise makes every thread's latches look changed
+// by every step. States where a fixed latch has another value are never
+// reached, so their steps do not matter.
+func (d *diagrams) fixLatches() {
+	latches := d.sys.Latches()
 	fixed := map[int]bool{}
 	for _, l := range latches {
 		if l.Init != ts.InitFree {
@@ -448,21 +693,21 @@ func (d *diagrams) fixLatches(next []bdd.Node) {
 		}
 	}
 	for changed := true; changed; {
+		// The functions built with the values fixed (litUnder), not
+		// restricted after; a latch left out leaves out every one whose
+		// value it kept (the values only shrink).
 		changed = false
-		for i, l := range latches {
+		memo := map[int]bdd.Node{0: bdd.False}
+		var out []int
+		for _, l := range latches {
 			v := d.level[l.Lit.Var()]
-			if val, ok := fixed[v]; ok && m.Restrict(next[i], fixed) != leaf(val) {
-				delete(fixed, v)
-				changed = true
+			if val, ok := fixed[v]; ok && d.litUnder(l.Next, fixed, memo) != leaf(val) {
+				out = append(out, v)
 			}
 		}
-	}
-	for i, l := range latches {
-		v := d.level[l.Lit.Var()]
-		if _, ok := fixed[v]; ok {
-			next[i] = m.Var(v)
-		} else {
-			next[i] = m.Restrict(next[i], fixed)
+		for _, v := range out {
+			delete(fixed, v)
+			changed = true
 		}
 	}
 	d.fixed = fixed
@@ -555,7 +800,7 @@ func (d *diagrams) backward(target ts.Lit, within bdd.Node, progress io.Writer) 
 				if d.ctx.Err() != nil {
 					return nil, errors.New(stopReason(d.ctx))
 				}
-				if m.Nodes() > 2*collected+1<<20 {
+				if d.collectDue(collected) {
 					roots := append([]*bdd.Node{&y, &f, &within}, d.keep...)
 					for i := range layers {
 						roots = append(roots, &layers[i])
@@ -623,22 +868,23 @@ func (d *diagrams) chained(from bdd.Node, steps []imageStep, target bdd.Node, ke
 	collected := m.Nodes()
 	for grew := true; grew; {
 		grew = false
-		for _, st := range steps {
+		// By index: a collection renumbers the nodes, steps' too.
+		for i := range steps {
 			for f := r; ; {
 				if d.ctx.Err() != nil {
 					return bdd.False, false, errors.New(stopReason(d.ctx))
 				}
-				if m.Nodes() > 2*collected+1<<20 {
+				if d.collectDue(collected) {
 					roots := append([]*bdd.Node{&r, &f, &from, &target}, d.keep...)
-					for i := range steps {
-						roots = append(roots, &steps[i].rel)
+					for j := range steps {
+						roots = append(roots, &steps[j].rel)
 					}
 					d.gc(append(roots, keep...))
 					collected = m.Nodes()
 				}
 				// The successors by this step of the states new in its
 				// last image (all of r at first).
-				f = m.Diff(m.AndExists(st.rel, f, st.post), r)
+				f = m.Diff(m.AndExists(steps[i].rel, f, steps[i].post), r)
 				if f == bdd.False {
 					break
 				}
@@ -681,9 +927,13 @@ func (d *diagrams) run(s map[int]bool, layers []bdd.Node, target ts.Lit) *Witnes
 				// The step from this one state: the latches it changes
 				// become their next values as functions of the inputs,
 				// the others keep this state's values.
-				sub := map[int]bdd.Node{}
-				for v, f := range part.sub {
-					sub[v] = m.Restrict(f, at)
+				vals := maps.Clone(at)
+				maps.Copy(vals, part.at)
+				sub, memo := map[int]bdd.Node{}, map[int]bdd.Node{0: bdd.False}
+				for _, l := range latches {
+					if v := d.level[l.Lit.Var()]; part.changes(v) {
+						sub[v] = d.litUnder(l.Next, vals, memo)
+					}
 				}
 				g := m.And(m.Restrict(part.ok, at), m.Restrict(m.Compose(layers[n-1], sub), at))
 				if g != bdd.False {
@@ -726,27 +976,23 @@ func (d *diagrams) holds(f bdd.Node, s []bool) bool {
 	return d.m.Restrict(f, at) != bdd.False
 }
 
+// collectDue says whether the nodes have doubled, and grown by a
+// million, since the last collection left collected; always while
+// collectAlways holds (the test that collections change no answer).
+func (d *diagrams) collectDue(collected int) bool {
+	return collectAlways || d.m.Nodes() > 2*collected+1<<20
+}
+
+// collectAlways makes every fixpoint collect at each image (tests only).
+var collectAlways = false
+
 // gc collects the nodes that neither roots, the constraints, the
 // next-state functions nor d.keep hold; the memo of literals goes.
 func (d *diagrams) gc(roots []*bdd.Node) {
-	roots = append(roots, &d.care)
-	type entry struct {
-		sub map[int]bdd.Node
-		k   int
-		n   bdd.Node
-	}
-	var entries []*entry
+	roots = append(roots, &d.care, &d.phase)
 	for _, part := range d.parts {
 		roots = append(roots, &part.ok, &part.rel)
-		for k, n := range part.sub {
-			e := &entry{part.sub, k, n}
-			entries = append(entries, e)
-			roots = append(roots, &e.n)
-		}
 	}
 	d.m.GC(roots)
-	for _, e := range entries {
-		e.sub[e.k] = e.n
-	}
 	d.memo = map[int]bdd.Node{0: bdd.False}
 }

@@ -111,7 +111,7 @@ func (d *diagrams) round(b *bdd.Node, failing []bdd.Node) error {
 			if d.ctx.Err() != nil {
 				return errors.New(stopReason(d.ctx))
 			}
-			if m.Nodes() > 2*collected+1<<20 {
+			if d.collectDue(collected) {
 				d.gc(append([]*bdd.Node{&f}, d.keep...))
 				collected = m.Nodes()
 			}

@@ -91,7 +91,7 @@ func PairViews(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 // pairViews are, for each pair of steps (threads) of d.parts, the
 // states reachable seen through that pair: a diagram over the latches
 // the two change and those no step changes. The states of the
-// initialization (initPhase: the product's init, whose step writes
+// initialization (d.phase: the product's init, whose step writes
 // every thread's latches) are reached exactly first, and phase says
 // that a state in it is one of them; the views grow from them by the
 // steps that follow it. Phase is part of the invariant: a state whose
@@ -99,7 +99,7 @@ func PairViews(ctx context.Context, sys *ts.System, t ProofTask) *Proof {
 func (d *diagrams) pairViews(start []ts.Lit) (phase bdd.Node, views []bdd.Node, err error) {
 	m := d.m
 	init := d.initialStates(start)
-	pre := d.initPhase()
+	pre := d.phase
 	d.keep = append(d.keep, &init, &pre)
 	var steps []imageStep
 	for _, part := range d.parts {
@@ -151,43 +151,6 @@ func (d *diagrams) pairViews(start []ts.Lit) (phase bdd.Node, views []bdd.Node, 
 		views = append(views, view)
 	}
 	return phase, views, nil
-}
-
-// initPhase is the condition that a latch that no step gives back its
-// (constant) initial value once it has changed still has it, where
-// while it has it one step (thread) alone may move: the product's init
-// phase, which no state after it returns to. (A thread's counter bit
-// that only ever rises is no such latch: the other threads move
-// meanwhile.)
-func (d *diagrams) initPhase() bdd.Node {
-	m := d.m
-	pre := bdd.False
-	for _, l := range d.sys.Latches() {
-		v := d.level[l.Lit.Var()]
-		if _, fixed := d.fixed[v]; fixed || l.Init == ts.InitFree {
-			continue
-		}
-		first := leaf(l.Init == ts.Init1)
-		at := m.Iff(m.Var(v), first)
-		back := m.And(m.Not(at), m.Iff(m.Var(v+1), first))
-		once, movers := true, 0
-		for _, part := range d.parts {
-			if _, ok := part.sub[v]; ok && m.And(part.rel, back) != bdd.False {
-				once = false
-				break
-			}
-			for _, w := range part.changed {
-				if m.And(m.And(part.rel, at), m.Xor(m.Var(w), m.Var(w+1))) != bdd.False {
-					movers++
-					break
-				}
-			}
-		}
-		if once && movers <= 1 {
-			pre = m.Or(pre, at)
-		}
-	}
-	return pre
 }
 
 // stepsAfter are the steps of d.parts from the states where after holds,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bmc/explicit"
+	"bmc/internal/soak"
 	"bmc/internal/progen"
 	"bmc/ir"
 	"bmc/result"
@@ -21,7 +22,7 @@ import (
 // the answer is left open, never a verdict.
 func TestFairCyclesDifferential(t *testing.T) {
 	t.Parallel()
-	seeds := 12
+	seeds := soak.Seeds(12, 150) // a sample; make soak runs more
 	if testing.Short() {
 		seeds = 10
 	}
