@@ -117,7 +117,10 @@ func TestProveSoundness(t *testing.T) {
 		outcome := fmt.Sprintf("prove %s, explicit %s", got.Verdict, want.Verdict)
 		switch got.Verdict {
 		case result.Safe:
-			if want.Verdict != result.Safe {
+			// A proof at every call depth where the explicit search
+			// stopped at its depth bound without a violation agrees
+			// with it as far as it went (the soak's seeds 75 and 87).
+			if want.Verdict == result.Unsafe || want.Verdict == result.Unknown && !got.AnyDepth {
 				fail("proved (%s), but the explicit checker says %s %v", got.Proof, want.Verdict, want.Limits)
 			}
 			if cert.Sys != nil {

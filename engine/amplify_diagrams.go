@@ -492,32 +492,47 @@ func (d *diagrams) litWithin(l ts.Lit, within bdd.Node, memo map[int]bdd.Node) b
 }
 
 // implied are the values of the variables that f implies (each false
-// or true wherever f holds), by level.
+// or true wherever f holds), by level: those that every path to true
+// tests, each the same way (a path that skips a variable leaves it
+// free). Asking the manager whether f and each variable's negation has
+// a solution took a fifth of the pairwise views' time on Burns.
 func (d *diagrams) implied(f bdd.Node) map[int]bool {
 	m := d.m
-	out, tested := map[int]bool{}, map[int]bool{}
-	seen := map[bdd.Node]bool{}
-	var walk func(n bdd.Node)
-	walk = func(n bdd.Node) {
-		if n <= bdd.True || seen[n] {
-			return
+	memo := map[bdd.Node]map[int]bool{}
+	var walk func(n bdd.Node) map[int]bool
+	walk = func(n bdd.Node) map[int]bool {
+		if n == bdd.True {
+			return map[int]bool{}
 		}
-		seen[n] = true
-		if v := m.Level(n); !tested[v] {
-			tested[v] = true
-			switch {
-			case m.And(f, m.Var(v)) == bdd.False:
-				out[v] = false
-			case m.And(f, m.Not(m.Var(v))) == bdd.False:
-				out[v] = true
+		if out, ok := memo[n]; ok {
+			return out
+		}
+		v := m.Level(n)
+		lo, hi := m.Branches(n)
+		var out map[int]bool
+		switch {
+		case lo == bdd.False:
+			out = maps.Clone(walk(hi))
+			out[v] = true
+		case hi == bdd.False:
+			out = maps.Clone(walk(lo))
+			out[v] = false
+		default:
+			out = map[int]bool{}
+			a, b := walk(lo), walk(hi)
+			for w, x := range a {
+				if y, ok := b[w]; ok && x == y {
+					out[w] = x
+				}
 			}
 		}
-		lo, hi := m.Branches(n)
-		walk(lo)
-		walk(hi)
+		memo[n] = out
+		return out
 	}
-	walk(f)
-	return out
+	if f == bdd.False {
+		return map[int]bool{}
+	}
+	return walk(f)
 }
 
 // inputsOf are the levels of the inputs f reads, in increasing order.
@@ -582,6 +597,16 @@ func (d *diagrams) changes(piece stepPiece) stepPiece {
 // meanwhile.) False where no latch is such.
 func (d *diagrams) onceAtFirst(pieces [][]stepPiece) bdd.Node {
 	m := d.m
+	// Where each thread's steps move a latch.
+	moving := make([]bdd.Node, len(pieces))
+	for a, ps := range pieces {
+		moving[a] = bdd.False
+		for _, p := range ps {
+			for w, n := range p.next {
+				moving[a] = m.Or(moving[a], m.And(p.ok, m.Xor(n, m.Var(w))))
+			}
+		}
+	}
 	phase, any := bdd.True, false
 	for _, l := range d.sys.Latches() {
 		v := d.level[l.Lit.Var()]
@@ -591,17 +616,13 @@ func (d *diagrams) onceAtFirst(pieces [][]stepPiece) bdd.Node {
 		first := leaf(l.Init == ts.Init1)
 		left := m.Not(m.Iff(m.Var(v), first))
 		once, movers := true, 0
-		for _, ps := range pieces {
-			moves := false
+		for a, ps := range pieces {
 			for _, p := range ps {
 				if n, ok := p.next[v]; ok && m.And(m.And(p.ok, left), m.Iff(n, first)) != bdd.False {
 					once = false
 				}
-				for w, n := range p.next {
-					moves = moves || m.And(m.Diff(p.ok, left), m.Xor(n, m.Var(w))) != bdd.False
-				}
 			}
-			if moves {
+			if m.Diff(moving[a], left) != bdd.False {
 				movers++
 			}
 		}
