@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"bmc/explicit"
-	"bmc/internal/soak"
 	"bmc/internal/progen"
+	"bmc/internal/soak"
 	"bmc/ir"
 	"bmc/result"
 )
