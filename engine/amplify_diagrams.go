@@ -471,24 +471,7 @@ func (d *diagrams) stepPieces(at map[int]bool, pc []ts.Lit) []stepPiece {
 // condition on the threads that is large on every state can be small on
 // the reachable ones.
 func (d *diagrams) litWithin(l ts.Lit, within bdd.Node, memo map[int]bdd.Node) bdd.Node {
-	m := d.m
-	x, ok := memo[l.Var()]
-	if !ok {
-		v := l.Var()
-		if d.sys.Kind(v) == ts.And {
-			a, b := d.sys.Operands(v)
-			if x = d.litWithin(a, within, memo); x != bdd.False {
-				x = m.And(x, d.litWithin(b, within, memo))
-			}
-		} else {
-			x = m.And(within, m.Var(d.level[v]))
-		}
-		memo[v] = x
-	}
-	if l.IsNeg() {
-		return m.Diff(within, x)
-	}
-	return x
+	return d.build(l, nil, within, memo)
 }
 
 // implied are the values of the variables that f implies (each false
@@ -750,25 +733,35 @@ func (d *diagrams) lit(l ts.Lit) bdd.Node { return d.litUnder(l, nil, d.memo) }
 // so, rather than restricted after, it never builds what the values cut
 // off.
 func (d *diagrams) litUnder(l ts.Lit, vals map[int]bool, memo map[int]bdd.Node) bdd.Node {
+	return d.build(l, vals, bdd.True, memo)
+}
+
+// build is the diagram of l within the states of within, the variables
+// of vals fixed to their values, memo its diagrams so far.
+func (d *diagrams) build(l ts.Lit, vals map[int]bool, within bdd.Node, memo map[int]bdd.Node) bdd.Node {
+	m := d.m
 	x, ok := memo[l.Var()]
 	if !ok {
 		v := l.Var()
 		if d.sys.Kind(v) == ts.And {
 			a, b := d.sys.Operands(v)
-			if x = d.litUnder(a, vals, memo); x != bdd.False {
-				x = d.m.And(x, d.litUnder(b, vals, memo))
+			if x = d.build(a, vals, within, memo); x != bdd.False {
+				x = m.And(x, d.build(b, vals, within, memo))
 			}
 		} else if val, fixed := vals[d.level[v]]; fixed {
-			x = leaf(val)
+			x = m.And(within, leaf(val))
 		} else {
-			x = d.m.Var(d.level[v])
+			x = m.And(within, m.Var(d.level[v]))
 		}
 		memo[v] = x
 	}
-	if l.IsNeg() {
-		return d.m.Not(x)
+	switch {
+	case !l.IsNeg():
+		return x
+	case within == bdd.True:
+		return m.Not(x)
 	}
-	return x
+	return m.Diff(within, x)
 }
 
 // initialStates are the initial states within care where the latch
