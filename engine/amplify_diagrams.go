@@ -580,16 +580,6 @@ func (d *diagrams) changes(piece stepPiece) stepPiece {
 // meanwhile.) False where no latch is such.
 func (d *diagrams) onceAtFirst(pieces [][]stepPiece) bdd.Node {
 	m := d.m
-	// Where each thread's steps move a latch.
-	moving := make([]bdd.Node, len(pieces))
-	for a, ps := range pieces {
-		moving[a] = bdd.False
-		for _, p := range ps {
-			for w, n := range p.next {
-				moving[a] = m.Or(moving[a], m.And(p.ok, m.Xor(n, m.Var(w))))
-			}
-		}
-	}
 	phase, any := bdd.True, false
 	for _, l := range d.sys.Latches() {
 		v := d.level[l.Lit.Var()]
@@ -599,13 +589,22 @@ func (d *diagrams) onceAtFirst(pieces [][]stepPiece) bdd.Node {
 		first := leaf(l.Init == ts.Init1)
 		left := m.Not(m.Iff(m.Var(v), first))
 		once, movers := true, 0
-		for a, ps := range pieces {
+		for _, ps := range pieces {
+			moves := false
 			for _, p := range ps {
 				if n, ok := p.next[v]; ok && m.And(m.And(p.ok, left), m.Iff(n, first)) != bdd.False {
 					once = false
 				}
+				// (Each test apart: the union of where a thread moves
+				// took 6 of 9 s with 10 ordered philosophers.)
+				for w, n := range p.next {
+					if moves {
+						break
+					}
+					moves = m.And(m.Diff(p.ok, left), m.Xor(n, m.Var(w))) != bdd.False
+				}
 			}
-			if m.Diff(moving[a], left) != bdd.False {
+			if moves {
 				movers++
 			}
 		}
