@@ -19,10 +19,11 @@ import (
 func newSAT() solver.Solver { return sat.New() }
 
 // testOrder places the graph's inputs first, then each predicate's
-// arguments, for re-checks on diagrams.
+// arguments, each with its next variable, for re-checks on diagrams.
 var testOrder = DiagramOrder{
 	Input:  func(v int) int { return v },
-	Formal: func(p, k int) int { return 1000 + 100*p + k },
+	Formal: func(p, k int) int { return 1000 + 100*p + 2*k },
+	Next:   func(p, k int) int { return 1000 + 100*p + 2*k + 1 },
 }
 
 // counter is a two-bit counter (b0 the low bit) from 0 that a step

@@ -15,10 +15,13 @@ var ErrNotRechecked = errors.New("the summaries were not re-checked")
 
 // DiagramOrder places the variables of a re-check on diagrams (it
 // decides only the speed): Input gives each input of the clauses' graph
-// its variable, Formal argument k of predicate p its own.
+// its variable, Formal argument k of predicate p its own, and Next a
+// variable of no input or argument right after Formal's, where a
+// clause's head holds its new value while the body holds the old one.
 type DiagramOrder struct {
 	Input  func(v int) int
 	Formal func(p, k int) int
+	Next   func(p, k int) int
 }
 
 // CheckInterpretationDiagrams re-checks in clause by clause, as
@@ -48,7 +51,7 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 	for p, fs := range in.Formals {
 		for k, f := range fs {
 			r.formal[f.Var()] = [2]int{p, k}
-			r.free = max(r.free, order.Formal(p, k)+1)
+			r.free = max(r.free, order.Formal(p, k)+1, order.Next(p, k)+1)
 		}
 	}
 	lastGC := 0
@@ -120,21 +123,61 @@ func (r *diagramCheck) gc() {
 	r.m.GC(roots)
 }
 
-// holds tells whether clause c is valid under the interpretation.
+// holds tells whether clause c is valid under the interpretation: the
+// image of its body onto the head's arguments lies in the head's
+// interpretation.
 //
-// A head argument that is a variable of the clause (met there first)
-// is the head's own argument variable: the head's interpretation then
-// needs no copy, as the least model's clauses keep their heads.
+// The first body atom's interpretation is read on its own variables:
+// the clause's inputs passed as its arguments are placed there (or tied
+// to them by equations), so that no relation is renamed; the head's
+// arguments are placed at the head's variables, or at their next
+// variables where the body holds the old value, which the image renames
+// back. Composing the relations with the arguments (if-then-else at
+// every node) cost more than the least model itself (SafeStack's
+// product encoding); the other body atoms are still composed.
 func (r *diagramCheck) holds(c *Clause) bool {
 	m := r.m
-	at := map[int]int{} // clause inputs placed at a head argument's variable
-	taken := map[int]bool{}
-	if c.Head != nil {
-		for k, l := range c.Head.Args {
-			v, f := l.Var(), r.order.Formal(c.Head.Pred.Index, k)
-			if _, done := at[v]; !done && !taken[f] && !l.IsNeg() && r.s.AIG.Kind(v) == ts.Input {
-				at[v], taken[f] = f, true
+	plain := func(l ts.Lit) bool { return !l.IsNeg() && r.s.AIG.Kind(l.Var()) == ts.Input }
+	at := map[int]int{}     // clause inputs placed at an argument's variable
+	taken := map[int]bool{} // variables that hold an argument
+	keep := map[int]bool{}  // the head's, not quantified
+	ren := map[int]int{}    // next variables renamed to the head's
+	type equation struct {
+		at  int
+		lit ts.Lit
+	}
+	var eqs []equation
+	if len(c.Body) > 0 {
+		a := c.Body[0]
+		for k, l := range a.Args {
+			f := r.order.Formal(a.Pred.Index, k)
+			taken[f] = true
+			if _, placed := at[l.Var()]; plain(l) && !placed {
+				at[l.Var()] = f
+				continue
 			}
+			eqs = append(eqs, equation{f, l})
+		}
+	}
+	if c.Head != nil {
+		p := c.Head.Pred.Index
+		for k, l := range c.Head.Args {
+			f := r.order.Formal(p, k)
+			if v, placed := at[l.Var()]; plain(l) && placed && v == f {
+				keep[f] = true // passed on unchanged
+				continue
+			}
+			if taken[f] {
+				next := r.order.Next(p, k)
+				ren[next] = f
+				f = next
+			}
+			taken[f], keep[f] = true, true
+			if _, placed := at[l.Var()]; plain(l) && !placed {
+				at[l.Var()] = f
+				continue
+			}
+			eqs = append(eqs, equation{f, l})
 		}
 	}
 	memo := &r.clauseMemo
@@ -171,38 +214,36 @@ func (r *diagramCheck) holds(c *Clause) bool {
 		return n
 	}
 	body := clauseLit(c.Constraint)
-	for i := range c.Body {
-		if body == bdd.False {
-			return true
-		}
+	for _, e := range eqs {
+		body = m.And(body, m.Iff(m.Var(e.at), clauseLit(e.lit)))
+	}
+	for i := 1; i < len(c.Body) && body != bdd.False; i++ {
 		body = m.And(body, apply(&c.Body[i]))
 	}
-	if c.Head != nil && body != bdd.False {
-		// The head's arguments tied to its own variables by equations
-		// rather than composed into its relation: a block's new values
-		// are functions of the clause's inputs, and composing them into
-		// a large relation (if-then-else at every node) cost more than
-		// the least model itself (SafeStack's product encoding).
-		// The clause's other inputs are quantified as the equations are
-		// conjoined (the image onto the head's variables), so that the
-		// whole conjunction is never built.
-		p := c.Head.Pred.Index
-		eqs := bdd.True
-		for k, l := range c.Head.Args {
-			if f := r.order.Formal(p, k); clauseLit(l) != m.Var(f) {
-				eqs = m.And(eqs, m.Iff(m.Var(f), clauseLit(l)))
-			}
-		}
-		inputs, _ := r.s.Vars(c)
-		var vs []int
-		for _, v := range inputs {
-			if _, head := at[v]; !head {
-				vs = append(vs, r.order.Input(v))
-			}
-		}
-		return m.Implies(m.AndExists(body, eqs, m.NewSet(vs)), r.relation(p))
+	first := bdd.True
+	if len(c.Body) > 0 {
+		first = r.relation(c.Body[0].Pred.Index)
 	}
-	return body == bdd.False
+	if c.Head == nil {
+		return m.And(first, body) == bdd.False
+	}
+	var vs []int
+	for f := range taken {
+		if !keep[f] {
+			vs = append(vs, f)
+		}
+	}
+	inputs, _ := r.s.Vars(c)
+	for _, v := range inputs {
+		if _, placed := at[v]; !placed {
+			vs = append(vs, r.order.Input(v))
+		}
+	}
+	set, err := m.NewRenamedSet(vs, ren)
+	if err != nil {
+		panic(fmt.Sprintf("chc: the re-check's order has no next variable right after an argument's: %v", err))
+	}
+	return m.Implies(m.AndExists(first, body, set), r.relation(c.Head.Pred.Index))
 }
 
 // GraphMemo holds the diagrams of a graph's literals built so far (the

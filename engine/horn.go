@@ -23,7 +23,8 @@ type HornResult struct {
 	Levels         int // the levels the engine opened (LeastModel: the relations' growths)
 	Stats          HornStats
 	// Order is LeastModel's variable of each input of the clauses'
-	// graph, and Formals of each predicate's arguments, for re-checking
+	// graph, and Formals of each predicate's arguments (each with its
+	// next copy right after it), for re-checking
 	// its interpretation on diagrams in the same order.
 	Order   map[int]int
 	Formals [][]int
@@ -36,9 +37,14 @@ func (r *HornResult) DiagramOrder() (chc.DiagramOrder, bool) {
 	if r.Order == nil {
 		return chc.DiagramOrder{}, false
 	}
-	unplaced := len(r.Order)
+	unplaced := 0
+	for _, l := range r.Order {
+		unplaced = max(unplaced, l+1)
+	}
 	for _, fs := range r.Formals {
-		unplaced += len(fs)
+		for _, l := range fs {
+			unplaced = max(unplaced, l+2)
+		}
 	}
 	return chc.DiagramOrder{
 		Input: func(v int) int {
@@ -48,6 +54,7 @@ func (r *HornResult) DiagramOrder() (chc.DiagramOrder, bool) {
 			return unplaced + v // an input no clause reads
 		},
 		Formal: func(p, k int) int { return r.Formals[p][k] },
+		Next:   func(p, k int) int { return r.Formals[p][k] + 1 }, // LeastModel's next copy
 	}, true
 }
 
