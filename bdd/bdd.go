@@ -216,6 +216,7 @@ const (
 	opDiff
 	opRenameAndExists
 	opAndRenameAndExists // the set in the bits from opBits up
+	opAndImplies         // the set in the bits from opBits up
 )
 
 // opBits are the bits of an operation's code below a set's index in it.
@@ -489,6 +490,42 @@ func (m *Manager) AndExists(f, g Node, s Set) Node {
 	}
 	m.store(i, opAndExists, f, g, Node(s), r)
 	return r
+}
+
+// AndImplies tells whether f and g imply h with h's variables renamed
+// by s (NewRenamedSet; what s quantifies plays no part): whether the
+// image of f and g lies in h, decided without building the image or
+// the conjunction. A re-check of summaries asks it of every clause.
+func (m *Manager) AndImplies(f, g, h Node, s Set) bool {
+	switch {
+	case f == False || g == False || h == True:
+		return true
+	case f == True && g == True:
+		return false // h is false somewhere
+	}
+	if f > g {
+		f, g = g, f
+	}
+	vs := &m.sets[s]
+	hl := vs.renamed(m.level(h))
+	l := min(m.level(f), m.level(g), hl)
+	op := opAndImplies | int32(s)<<opBits
+	r, ok, i := m.lookup(op, f, g, h)
+	if ok {
+		return r == True
+	}
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := m.cofactors(g, l)
+	h0, h1 := h, h
+	if hl == l {
+		h0, h1 = m.nodes[h].lo, m.nodes[h].hi
+	}
+	r = False
+	if m.AndImplies(f0, g0, h0, s) && m.AndImplies(f1, g1, h1, s) {
+		r = True
+	}
+	m.store(i, op, f, g, h, r)
+	return r == True
 }
 
 // NewRenamedSet registers the set of variables vs with a renaming of

@@ -232,6 +232,17 @@ func TestRenamedProducts(t *testing.T) {
 		if got, want := m.Exists(rel, post), m.Compose(m.Exists(rel, m.NewSet(changed)), toLatch); got != want {
 			t.Errorf("seed %d: exists and rename %x, want %x", seed, m.table(got), m.table(want))
 		}
+		// Implication of h renamed (its latches to their next values):
+		// of the image, which it holds, and of others.
+		image := m.AndExists(rel, f, post)
+		g, _ := randomFunc(m, r, 8)
+		g = m.Exists(g, m.NewSet([]int{1, 3, 5}))
+		for _, h := range []Node{image, m.Or(image, g), g, m.And(image, g), False, True} {
+			want := m.Implies(m.And(rel, f), m.Compose(h, toNext))
+			if got := m.AndImplies(rel, f, h, pre); got != want {
+				t.Errorf("seed %d: and implies %x: %v, want %v", seed, m.table(h), got, want)
+			}
+		}
 	}
 	m := New()
 	for _, c := range []struct {

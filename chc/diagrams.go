@@ -39,7 +39,7 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 	m.MaxNodes = maxNodes
 	m.Stop = func() bool { return ctx.Err() != nil }
 	defer m.Free()
-	r := &diagramCheck{s: s, in: in, m: m, order: order, rel: make([]bdd.Node, len(s.Preds)), built: make([]bool, len(s.Preds))}
+	r := &diagramCheck{s: s, in: in, m: m, order: order, rel: make([]bdd.Node, len(s.Preds)), built: make([]bool, len(s.Preds)), noRenaming: m.NewSet(nil)}
 	// An input of an interpretation that is no argument is free: below
 	// every other variable.
 	for v := 0; v < s.AIG.NumVars(); v++ {
@@ -93,6 +93,8 @@ type diagramCheck struct {
 	// arguments, by predicate and arguments: the clauses from one cut
 	// point share them (cleared by gc).
 	applied map[string]bdd.Node
+	// noRenaming is the empty set, for AndImplies.
+	noRenaming bdd.Set
 }
 
 // relation is predicate p's interpretation over its arguments' variables.
@@ -123,25 +125,25 @@ func (r *diagramCheck) gc() {
 	r.m.GC(roots)
 }
 
-// holds tells whether clause c is valid under the interpretation: the
-// image of its body onto the head's arguments lies in the head's
-// interpretation.
+// holds tells whether clause c is valid under the interpretation: its
+// body implies its head (bdd.AndImplies, which builds neither the
+// conjunction nor the image).
 //
 // The first body atom's interpretation is read on its own variables:
 // the clause's inputs passed as its arguments are placed there (or tied
 // to them by equations), so that no relation is renamed; the head's
 // arguments are placed at the head's variables, or at their next
-// variables where the body holds the old value, which the image renames
-// back. Composing the relations with the arguments (if-then-else at
-// every node) cost more than the least model itself (SafeStack's
-// product encoding); the other body atoms are still composed.
+// variables where the body holds the old value, and the head's
+// interpretation is read there. Composing the relations with the
+// arguments (if-then-else at every node) cost more than the least
+// model itself (SafeStack's product encoding); the other body atoms are
+// still composed.
 func (r *diagramCheck) holds(c *Clause) bool {
 	m := r.m
 	plain := func(l ts.Lit) bool { return !l.IsNeg() && r.s.AIG.Kind(l.Var()) == ts.Input }
 	at := map[int]int{}     // clause inputs placed at an argument's variable
 	taken := map[int]bool{} // variables that hold an argument
-	keep := map[int]bool{}  // the head's, not quantified
-	ren := map[int]int{}    // next variables renamed to the head's
+	ren := map[int]int{}    // next variables that hold a head's argument, to the head's
 	type equation struct {
 		at  int
 		lit ts.Lit
@@ -164,15 +166,14 @@ func (r *diagramCheck) holds(c *Clause) bool {
 		for k, l := range c.Head.Args {
 			f := r.order.Formal(p, k)
 			if v, placed := at[l.Var()]; plain(l) && placed && v == f {
-				keep[f] = true // passed on unchanged
-				continue
+				continue // passed on unchanged
 			}
 			if taken[f] {
 				next := r.order.Next(p, k)
 				ren[next] = f
 				f = next
 			}
-			taken[f], keep[f] = true, true
+			taken[f] = true
 			if _, placed := at[l.Var()]; plain(l) && !placed {
 				at[l.Var()] = f
 				continue
@@ -225,25 +226,20 @@ func (r *diagramCheck) holds(c *Clause) bool {
 		first = r.relation(c.Body[0].Pred.Index)
 	}
 	if c.Head == nil {
-		return m.And(first, body) == bdd.False
+		return m.AndImplies(first, body, bdd.False, r.noRenaming)
 	}
-	var vs []int
-	for f := range taken {
-		if !keep[f] {
-			vs = append(vs, f)
-		}
+	// The head's interpretation read with its variables at the next
+	// ones where the clause holds them there.
+	var nexts []int
+	toNext := map[int]int{}
+	for next, f := range ren {
+		nexts, toNext[f] = append(nexts, next), next
 	}
-	inputs, _ := r.s.Vars(c)
-	for _, v := range inputs {
-		if _, placed := at[v]; !placed {
-			vs = append(vs, r.order.Input(v))
-		}
-	}
-	set, err := m.NewRenamedSet(vs, ren)
+	set, err := m.NewRenamedSet(nexts, toNext)
 	if err != nil {
 		panic(fmt.Sprintf("chc: the re-check's order has no next variable right after an argument's: %v", err))
 	}
-	return m.Implies(m.AndExists(first, body, set), r.relation(c.Head.Pred.Index))
+	return m.AndImplies(first, body, r.relation(c.Head.Pred.Index), set)
 }
 
 // GraphMemo holds the diagrams of a graph's literals built so far (the

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"regexp"
@@ -87,6 +88,9 @@ type leastModel struct {
 	// relevant marks the predicates a query depends on (chc.Relevant);
 	// the others are never computed and interpreted as true.
 	relevant []bool
+	// applied is, per clause of one body atom, that atom's relation when
+	// the clause was applied last.
+	applied []bdd.Node
 }
 
 // lmGrowth is a relation after a growth, and the clause that made it.
@@ -436,13 +440,16 @@ func (lm *leastModel) run() *HornResult {
 		heads[at], where[c.Index] = append(heads[at], c), at
 	}
 	queued := make([]bool, len(sys.Clauses))
+	lm.applied = make([]bdd.Node, len(sys.Clauses))
+	rank := lm.ranks()
 	lastGC := 0
 	for k := 0; k < n; k++ {
-		queue := slices.Clone(heads[k])
-		for _, c := range queue {
+		queue := &clauseQueue{rank: rank}
+		for _, c := range heads[k] {
+			heap.Push(queue, c)
 			queued[c.Index] = true
 		}
-		for len(queue) > 0 {
+		for queue.Len() > 0 {
 			if err := context.Cause(lm.ctx); err != nil {
 				return &HornResult{Status: solver.Unknown, Reason: err.Error(), Levels: lm.step}
 			}
@@ -450,8 +457,7 @@ func (lm *leastModel) run() *HornResult {
 				lm.gc()
 				lastGC = lm.m.Nodes()
 			}
-			c := queue[0]
-			queue = queue[1:]
+			c := heap.Pop(queue).(*chc.Clause)
 			queued[c.Index] = false
 			if !lm.apply(c) {
 				continue
@@ -461,7 +467,8 @@ func (lm *leastModel) run() *HornResult {
 			}
 			for _, u := range lm.users[c.Head.Pred.Index] {
 				if where[u.Index] == k && !queued[u.Index] && (u.Head == nil || lm.relevant[u.Head.Pred.Index]) {
-					queue, queued[u.Index] = append(queue, u), true
+					heap.Push(queue, u)
+					queued[u.Index] = true
 				}
 			}
 		}
@@ -482,6 +489,12 @@ func (lm *leastModel) apply(c *chc.Clause) bool {
 	if len(c.Body) > 0 {
 		first = lm.rel[c.Body[0].Pred.Index]
 	}
+	if len(c.Body) == 1 {
+		// Semi-naive: the head holds the image of what the body held
+		// when the clause was applied last (SafeStack's underapprox
+		// product at 4 rounds: 20.4 to 15.1 s).
+		first, lm.applied[c.Index] = m.Diff(first, lm.applied[c.Index]), first
+	}
 	img := m.AndExists(first, b, x.vars)
 	if c.Head == nil {
 		return img != bdd.False
@@ -495,6 +508,78 @@ func (lm *leastModel) apply(c *chc.Clause) bool {
 	lm.rel[h] = grown
 	lm.grown[h] = append(lm.grown[h], lmGrowth{lm.step, grown, c})
 	return true
+}
+
+// ranks orders the clauses within a component: by the reverse
+// postorder of their body's predicates (a depth-first search along
+// the clauses, from body to head), so that a predicate's relation is
+// applied after those that lead to it, loops aside. In the order the
+// clauses were queued, SafeStack's product applied each clause of a
+// thread's loop 2.3 times.
+func (lm *leastModel) ranks() []int {
+	np := len(lm.sys.Preds)
+	succ := make([][]int, np)
+	for _, c := range lm.sys.Clauses {
+		if c.Head == nil {
+			continue
+		}
+		for _, a := range c.Body {
+			succ[a.Pred.Index] = append(succ[a.Pred.Index], c.Head.Pred.Index)
+		}
+	}
+	post := make([]int, np)
+	seen := make([]bool, np)
+	n := 0
+	type frame struct{ p, next int }
+	for root := range np {
+		if seen[root] {
+			continue
+		}
+		// Iteratively: a long program's chains of predicates are deep.
+		seen[root] = true
+		stack := []frame{{root, 0}}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.next < len(succ[f.p]) {
+				q := succ[f.p][f.next]
+				f.next++
+				if !seen[q] {
+					seen[q] = true
+					stack = append(stack, frame{q, 0})
+				}
+				continue
+			}
+			post[f.p] = n
+			n++
+			stack = stack[:len(stack)-1]
+		}
+	}
+	rank := make([]int, len(lm.sys.Clauses))
+	for _, c := range lm.sys.Clauses {
+		for _, a := range c.Body {
+			rank[c.Index] = max(rank[c.Index], np-post[a.Pred.Index])
+		}
+	}
+	return rank
+}
+
+// clauseQueue holds the clauses to apply, the least rank first.
+type clauseQueue struct {
+	rank []int
+	cs   []*chc.Clause
+}
+
+func (q *clauseQueue) Len() int { return len(q.cs) }
+func (q *clauseQueue) Less(i, j int) bool {
+	a, b := q.cs[i], q.cs[j]
+	return q.rank[a.Index] < q.rank[b.Index] || q.rank[a.Index] == q.rank[b.Index] && a.Index < b.Index
+}
+func (q *clauseQueue) Swap(i, j int) { q.cs[i], q.cs[j] = q.cs[j], q.cs[i] }
+func (q *clauseQueue) Push(x any)   { q.cs = append(q.cs, x.(*chc.Clause)) }
+func (q *clauseQueue) Pop() any {
+	c := q.cs[len(q.cs)-1]
+	q.cs = q.cs[:len(q.cs)-1]
+	return c
 }
 
 // components numbers the predicates' strongly connected components (an
@@ -567,6 +652,9 @@ func (lm *leastModel) gc() {
 		for j := range lm.grown[i] {
 			roots = append(roots, &lm.grown[i][j].rel)
 		}
+	}
+	for i := range lm.applied {
+		roots = append(roots, &lm.applied[i])
 	}
 	var subs []map[int]bdd.Node
 	for _, x := range lm.cl {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // Folded returns a copy of s without constraints: a latch remembers
@@ -15,16 +16,14 @@ import (
 func (s *System) Folded() *System {
 	c := &System{
 		nodes:      append([]node(nil), s.nodes...),
-		hash:       make(map[[2]Lit]Lit, len(s.hash)),
+		ands:       slices.Clone(s.ands),
+		andCount:   s.andCount,
 		inputs:     append([]Lit(nil), s.inputs...),
 		inputNames: append([]string(nil), s.inputNames...),
 		latches:    append([]LatchInfo(nil), s.latches...),
 		latchIndex: make(map[int]int, len(s.latchIndex)),
 		Justice:    append([]Justice(nil), s.Justice...),
 		Fairness:   append([]Lit(nil), s.Fairness...),
-	}
-	for k, v := range s.hash {
-		c.hash[k] = v
 	}
 	for k, v := range s.latchIndex {
 		c.latchIndex[k] = v
