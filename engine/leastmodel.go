@@ -575,7 +575,7 @@ func (q *clauseQueue) Less(i, j int) bool {
 	return q.rank[a.Index] < q.rank[b.Index] || q.rank[a.Index] == q.rank[b.Index] && a.Index < b.Index
 }
 func (q *clauseQueue) Swap(i, j int) { q.cs[i], q.cs[j] = q.cs[j], q.cs[i] }
-func (q *clauseQueue) Push(x any)   { q.cs = append(q.cs, x.(*chc.Clause)) }
+func (q *clauseQueue) Push(x any)    { q.cs = append(q.cs, x.(*chc.Clause)) }
 func (q *clauseQueue) Pop() any {
 	c := q.cs[len(q.cs)-1]
 	q.cs = q.cs[:len(q.cs)-1]
