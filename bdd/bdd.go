@@ -379,6 +379,14 @@ func (m *Manager) Ite(f, g, h Node) Node {
 		return g
 	case f == False:
 		return h
+	}
+	// A variable above both branches: the node itself (a diagram read
+	// back from a graph of if-then-elses is made of these, a leaf for a
+	// branch as often as not).
+	if x := m.nodes[f]; x.lo == False && x.hi == True && x.level < m.level(g) && x.level < m.level(h) {
+		return m.mk(x.level, h, g)
+	}
+	switch {
 	case g == True && h == False:
 		return f
 	case g == False && h == True:
@@ -387,11 +395,6 @@ func (m *Manager) Ite(f, g, h Node) Node {
 		return m.Or(f, h)
 	case h == False:
 		return m.And(f, g)
-	}
-	// A variable above both branches: the node itself (a diagram read
-	// back from a graph of if-then-elses is made of these).
-	if x := m.nodes[f]; x.lo == False && x.hi == True && x.level < m.level(g) && x.level < m.level(h) {
-		return m.mk(x.level, h, g)
 	}
 	r, ok, i := m.lookup(opIte, f, g, h)
 	if ok {
