@@ -23,13 +23,15 @@ import (
 // Each predicate's relation starts empty; a clause whose body's
 // relations grew is applied again (the image: its constraint and its
 // body atoms' relations, the clause's variables quantified, onto the
-// head's arguments) until nothing grows or a query's body holds. The
-// predicates' strongly connected components are completed one after
-// the other in the order the clauses lead through them, so that a
-// relation is rarely applied before it is whole (on the context
-// encoding of SafeStack at 1 round: 160 growths against 1586 in plain
-// worklist order). Diagrams no relation or clause holds are freed when
-// the nodes double.
+// head's arguments) until nothing grows or a query's body holds; a
+// clause of one body atom is applied to what that atom's relation
+// gained since (semi-naive evaluation). The predicates' strongly
+// connected components are completed one after the other in the order
+// the clauses lead through them, so that a relation is rarely applied
+// before it is whole (on the context encoding of SafeStack at 1 round:
+// 160 growths against 1586 in plain worklist order), and within one
+// the clauses go in the reverse postorder of their bodies. Diagrams no
+// relation or clause holds are freed when the nodes double.
 //
 // Only the predicates a query depends on are computed (chc.Relevant);
 // the others are interpreted as true.
@@ -42,8 +44,9 @@ import (
 //
 // The variables' order decides the diagrams' size: an argument name
 // (G3.top, entry top, top, exit top: the same program variable) is one
-// group, its copies next to each other, and each clause variable sits in
-// the group of the first argument it is passed as.
+// group, its copies next to each other (each with its next copy right
+// after it, lmClause), and each clause variable sits in the group of
+// the first argument it is passed as.
 func LeastModel(ctx context.Context, sys *chc.System, o HornOptions) *HornResult {
 	lm := &leastModel{ctx: ctx, sys: sys, m: bdd.New(), subID: map[string]int{}, composed: map[[2]int]bdd.Node{}}
 	lm.m.MaxNodes = o.MaxNodes
@@ -513,9 +516,9 @@ func (lm *leastModel) apply(c *chc.Clause) bool {
 // ranks orders the clauses within a component: by the reverse
 // postorder of their body's predicates (a depth-first search along
 // the clauses, from body to head), so that a predicate's relation is
-// applied after those that lead to it, loops aside. In the order the
-// clauses were queued, SafeStack's product applied each clause of a
-// thread's loop 2.3 times.
+// applied after those that lead to it, loops aside (SafeStack's
+// underapprox product at 4 rounds: 9% less time than in the order the
+// clauses were queued).
 func (lm *leastModel) ranks() []int {
 	np := len(lm.sys.Preds)
 	succ := make([][]int, np)
