@@ -84,6 +84,38 @@ func New() *Manager {
 	return m
 }
 
+// Reserve makes room for n more nodes at once: the node and unique
+// tables are sized for them instead of doubling as they grow, each
+// doubling rehashing every node (a re-check reading back summaries of
+// millions of nodes).
+func (m *Manager) Reserve(n int) {
+	total := len(m.nodes) + n
+	if size := tableSize(2 * total); size > len(m.unique) {
+		uniquePool.give(m.unique)
+		m.unique = uniquePool.take(size)
+		m.rehash()
+		if size := min(size, maxCache); size > len(m.cache) {
+			cachePool.give(m.cache)
+			m.cache = cachePool.take(size)
+		}
+	}
+	if total > cap(m.nodes) {
+		grown := nodePool.take(tableSize(total))[:len(m.nodes)]
+		copy(grown, m.nodes)
+		nodePool.give(m.nodes)
+		m.nodes = grown
+	}
+}
+
+// tableSize is the least power of two of at least n.
+func tableSize(n int) int {
+	size := 1
+	for size < n {
+		size *= 2
+	}
+	return size
+}
+
 // Run calls f and returns ErrLimit or ErrStopped if the manager ran out
 // of nodes or was stopped while f ran.
 func (m *Manager) Run(f func()) (err error) {

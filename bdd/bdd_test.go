@@ -393,3 +393,28 @@ func leafOf(b bool) Node {
 	}
 	return False
 }
+
+// TestReserve builds functions before and after Reserve: the diagrams
+// stay canonical (the same function, the same node) and no node is
+// made twice.
+func TestReserve(t *testing.T) {
+	for seed := range 50 {
+		m := New()
+		var before []Node
+		for i := range 20 {
+			f, _ := randomFunc(m, rand.New(rand.NewPCG(uint64(seed), uint64(i))), 12)
+			before = append(before, f)
+		}
+		nodes := m.Nodes()
+		m.Reserve(1 << (16 + seed%3))
+		for i := range 20 {
+			f, want := randomFunc(m, rand.New(rand.NewPCG(uint64(seed), uint64(i))), 12)
+			if f != before[i] || m.table(f) != want {
+				t.Fatalf("seed %d, function %d: node %d (%x) after Reserve, %d before", seed, i, f, m.table(f), before[i])
+			}
+		}
+		if m.Nodes() != nodes {
+			t.Errorf("seed %d: %d nodes after building the functions again, %d before", seed, m.Nodes(), nodes)
+		}
+	}
+}

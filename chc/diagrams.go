@@ -39,6 +39,8 @@ func (s *System) CheckInterpretationDiagrams(ctx context.Context, in *Interpreta
 	m.MaxNodes = maxNodes
 	m.Stop = func() bool { return ctx.Err() != nil }
 	defer m.Free()
+	// An interpretation read from diagrams has three and-nodes a node.
+	m.Reserve(in.AIG.NumVars() / 3)
 	r := &diagramCheck{s: s, in: in, m: m, order: order, rel: make([]bdd.Node, len(s.Preds)), built: make([]bool, len(s.Preds)), noRenaming: m.NewSet(nil)}
 	// An input of an interpretation that is no argument is free: below
 	// every other variable.

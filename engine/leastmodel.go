@@ -782,6 +782,25 @@ func (lm *leastModel) interpretation() *chc.Interpretation {
 		}
 	}
 	lit, done := make([]ts.Lit, lm.m.Nodes()), make([]bool, lm.m.Nodes())
+	// Three and-nodes a diagram node (ts.System.Ite), made room for at
+	// once.
+	var count func(n bdd.Node) int
+	count = func(n bdd.Node) int {
+		if n <= bdd.True || done[n] {
+			return 0
+		}
+		done[n] = true
+		lo, hi := lm.m.Branches(n)
+		return 1 + count(lo) + count(hi)
+	}
+	nodes := 0
+	for i := range lm.sys.Preds {
+		if lm.relevant[i] {
+			nodes += count(lm.rel[i])
+		}
+	}
+	in.AIG.Reserve(3 * nodes)
+	clear(done)
 	lit[bdd.False], lit[bdd.True] = ts.False, ts.True
 	done[bdd.False], done[bdd.True] = true, true
 	var conv func(n bdd.Node) ts.Lit

@@ -1,6 +1,9 @@
 package ts
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Lit is a node or its negation, numbered as in AIGER: 2*var + sign, with
 // variable 0 the constant false.
@@ -163,10 +166,27 @@ func andHash(a, b Lit) int {
 	return int(h ^ h>>15)
 }
 
+// Reserve makes room for n more and-nodes at once, so that a large
+// graph (a summary read back from decision diagrams) is neither copied
+// nor rehashed as it grows.
+func (s *System) Reserve(n int) {
+	s.nodes = slices.Grow(s.nodes, n)
+	size := len(s.ands)
+	for 2*(s.andCount+n) > size {
+		size *= 2
+	}
+	if size > len(s.ands) {
+		s.resizeAnds(size)
+	}
+}
+
 // growAnds doubles the table of and-nodes.
-func (s *System) growAnds() {
+func (s *System) growAnds() { s.resizeAnds(2 * len(s.ands)) }
+
+// resizeAnds puts the and-nodes in a table of size slots.
+func (s *System) resizeAnds(size int) {
 	old := s.ands
-	s.ands = make([]int32, 2*len(old))
+	s.ands = make([]int32, size)
 	mask := len(s.ands) - 1
 	for _, v := range old {
 		if v == 0 {

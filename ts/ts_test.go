@@ -30,6 +30,35 @@ func TestAndSimplifies(t *testing.T) {
 	}
 }
 
+// TestStructuralHashing builds thousands of and-nodes, across the
+// table's growth and a Reserve: each pair of operands has one node.
+func TestStructuralHashing(t *testing.T) {
+	s := New()
+	var ins []Lit
+	for i := range 60 {
+		ins = append(ins, s.NewInput(fmt.Sprint("x", i)))
+	}
+	first := map[[2]Lit]Lit{}
+	for round := range 2 {
+		if round == 1 {
+			s.Reserve(1 << 14)
+		}
+		for i, a := range ins {
+			for _, b := range ins[i+1:] {
+				l := s.And(a, b.Not())
+				if round == 0 {
+					first[[2]Lit{a, b}] = l
+				} else if l != first[[2]Lit{a, b}] {
+					t.Fatalf("and of %d and !%d: %d, first %d", a, b, l, first[[2]Lit{a, b}])
+				}
+			}
+		}
+	}
+	if n, want := s.NumVars(), 1+60+60*59/2; n != want {
+		t.Errorf("%d variables, want %d", n, want)
+	}
+}
+
 // randomSystem builds a system with inputs, latches of every init kind,
 // random logic, two properties and a constraint; with live, also two
 // justice properties (one empty) and a fairness constraint.
