@@ -249,6 +249,7 @@ const (
 	opRenameAndExists
 	opAndRenameAndExists // the set in the bits from opBits up
 	opAndImplies         // the set in the bits from opBits up
+	opDisjoint
 )
 
 // opBits are the bits of an operation's code below a set's index in it.
@@ -849,6 +850,56 @@ func (m *Manager) Eval(f Node, vals map[int]bool) bool {
 		}
 	}
 	return f == True
+}
+
+// AndWitness is an assignment that satisfies f and g (as Witness
+// gives one, the variables not on its path left out), or nil when
+// none does, found without building their conjunction: reading a
+// derivation back from relations of millions of nodes built each
+// conjunction only to walk one path of it (a fifth of the least
+// model's time on SafeStack's underapprox product).
+func (m *Manager) AndWitness(f, g Node) map[int]bool {
+	if m.disjoint(f, g) {
+		return nil
+	}
+	out := map[int]bool{}
+	for f != True || g != True {
+		l := min(m.level(f), m.level(g))
+		f0, f1 := m.cofactors(f, l)
+		g0, g1 := m.cofactors(g, l)
+		if m.disjoint(f0, g0) {
+			out[int(l)], f, g = true, f1, g1
+		} else {
+			out[int(l)], f, g = false, f0, g0
+		}
+	}
+	return out
+}
+
+// disjoint tells whether no assignment satisfies both f and g.
+func (m *Manager) disjoint(f, g Node) bool {
+	switch {
+	case f == False || g == False:
+		return true
+	case f == True || g == True || f == g:
+		return false
+	}
+	if f > g {
+		f, g = g, f
+	}
+	r, ok, i := m.lookup(opDisjoint, f, g, 0)
+	if ok {
+		return r == True
+	}
+	l := min(m.level(f), m.level(g))
+	f0, f1 := m.cofactors(f, l)
+	g0, g1 := m.cofactors(g, l)
+	r = False
+	if m.disjoint(f0, g0) && m.disjoint(f1, g1) {
+		r = True
+	}
+	m.store(i, opDisjoint, f, g, 0, r)
+	return r == True
 }
 
 // Witness is one assignment that makes f true, as the values of the

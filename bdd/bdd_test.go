@@ -418,3 +418,24 @@ func TestReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestAndWitness checks AndWitness against the conjunction: none
+// exactly when it is false, else an assignment that satisfies both.
+func TestAndWitness(t *testing.T) {
+	for seed := range 300 {
+		r := rand.New(rand.NewPCG(uint64(seed), 11))
+		m := New()
+		f, _ := randomFunc(m, r, 10)
+		g, _ := randomFunc(m, r, 10)
+		for _, c := range [][2]Node{{f, g}, {f, m.Not(f)}, {f, True}, {True, True}, {f, f}} {
+			w := m.AndWitness(c[0], c[1])
+			empty := m.And(c[0], c[1]) == False
+			switch {
+			case empty != (w == nil):
+				t.Fatalf("seed %d: witness %v of %x and %x, whose conjunction is %x", seed, w, m.table(c[0]), m.table(c[1]), m.table(m.And(c[0], c[1])))
+			case w != nil && (!m.Eval(c[0], w) || !m.Eval(c[1], w)):
+				t.Fatalf("seed %d: witness %v satisfies not both of %x and %x", seed, w, m.table(c[0]), m.table(c[1]))
+			}
+		}
+	}
+}

@@ -706,24 +706,22 @@ func (lm *leastModel) derive(c *chc.Clause, args []bool, step int, done map[stri
 	m := lm.m
 	x := lm.prepare(c)
 	f := lm.body(c, x, func(p int) bdd.Node { return lm.before(p, step) })
+	if c.Head != nil {
+		for k, v := range x.headAt {
+			if args[k] {
+				f = m.And(f, m.Var(v))
+			} else {
+				f = m.And(f, m.Not(m.Var(v)))
+			}
+		}
+	}
+	first := bdd.True
 	if len(c.Body) > 0 {
-		f = m.And(f, lm.before(c.Body[0].Pred.Index, step))
+		first = lm.before(c.Body[0].Pred.Index, step)
 	}
-	if c.Head != nil {
-		fix := map[int]bool{}
-		for k, v := range x.headAt {
-			fix[v] = args[k]
-		}
-		f = m.Restrict(f, fix)
-	}
-	if f == bdd.False {
+	w := m.AndWitness(first, f)
+	if w == nil {
 		panic(fmt.Sprintf("engine: the least model lost the derivation of clause %s", c.Name))
-	}
-	w := m.Witness(f)
-	if c.Head != nil {
-		for k, v := range x.headAt {
-			w[v] = args[k]
-		}
 	}
 	vals := make([]bool, lm.sys.AIG.NumVars())
 	for _, v := range x.inputs {
