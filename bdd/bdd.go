@@ -43,6 +43,7 @@ type Manager struct {
 	unique []uint64 // open addressing: a node's key's hash and the node; 0 is empty (leaves are never in it)
 	cache  []cacheEntry
 	sets   []varSet
+	none   Set // the empty set
 	// MaxNodes bounds the nodes (0: no bound); Stop, asked now and then
 	// while nodes are made, ends the work when it returns true.
 	MaxNodes int
@@ -81,6 +82,7 @@ func New() *Manager {
 	m.nodes = append(m.nodes, node{leafLevel, 0, 0}, node{leafLevel, 1, 1})
 	m.unique = uniquePool.take(1 << 16)
 	m.cache = cachePool.take(1 << 16)
+	m.none = m.NewSet(nil)
 	return m
 }
 
@@ -249,7 +251,6 @@ const (
 	opRenameAndExists
 	opAndRenameAndExists // the set in the bits from opBits up
 	opAndImplies         // the set in the bits from opBits up
-	opDisjoint
 )
 
 // opBits are the bits of an operation's code below a set's index in it.
@@ -877,30 +878,7 @@ func (m *Manager) AndWitness(f, g Node) map[int]bool {
 }
 
 // disjoint tells whether no assignment satisfies both f and g.
-func (m *Manager) disjoint(f, g Node) bool {
-	switch {
-	case f == False || g == False:
-		return true
-	case f == True || g == True || f == g:
-		return false
-	}
-	if f > g {
-		f, g = g, f
-	}
-	r, ok, i := m.lookup(opDisjoint, f, g, 0)
-	if ok {
-		return r == True
-	}
-	l := min(m.level(f), m.level(g))
-	f0, f1 := m.cofactors(f, l)
-	g0, g1 := m.cofactors(g, l)
-	r = False
-	if m.disjoint(f0, g0) && m.disjoint(f1, g1) {
-		r = True
-	}
-	m.store(i, opDisjoint, f, g, 0, r)
-	return r == True
-}
+func (m *Manager) disjoint(f, g Node) bool { return m.AndImplies(f, g, False, m.none) }
 
 // Witness is one assignment that makes f true, as the values of the
 // variables on one path (f must not be False); other variables are free.

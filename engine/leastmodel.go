@@ -521,15 +521,7 @@ func (lm *leastModel) apply(c *chc.Clause) bool {
 // clauses were queued).
 func (lm *leastModel) ranks() []int {
 	np := len(lm.sys.Preds)
-	succ := make([][]int, np)
-	for _, c := range lm.sys.Clauses {
-		if c.Head == nil {
-			continue
-		}
-		for _, a := range c.Body {
-			succ[a.Pred.Index] = append(succ[a.Pred.Index], c.Head.Pred.Index)
-		}
-	}
+	succ := lm.successors()
 	post := make([]int, np)
 	seen := make([]bool, np)
 	n := 0
@@ -566,6 +558,21 @@ func (lm *leastModel) ranks() []int {
 	return rank
 }
 
+// successors are, per predicate, the heads of the clauses with it in
+// their body.
+func (lm *leastModel) successors() [][]int {
+	succ := make([][]int, len(lm.sys.Preds))
+	for _, c := range lm.sys.Clauses {
+		if c.Head == nil {
+			continue
+		}
+		for _, a := range c.Body {
+			succ[a.Pred.Index] = append(succ[a.Pred.Index], c.Head.Pred.Index)
+		}
+	}
+	return succ
+}
+
 // clauseQueue holds the clauses to apply, the least rank first.
 type clauseQueue struct {
 	rank []int
@@ -590,15 +597,7 @@ func (q *clauseQueue) Pop() any {
 // order, by Tarjan's algorithm.
 func (lm *leastModel) components() (comp []int, n int) {
 	np := len(lm.sys.Preds)
-	succ := make([][]int, np)
-	for _, c := range lm.sys.Clauses {
-		if c.Head == nil {
-			continue
-		}
-		for _, a := range c.Body {
-			succ[a.Pred.Index] = append(succ[a.Pred.Index], c.Head.Pred.Index)
-		}
-	}
+	succ := lm.successors()
 	index, low := make([]int, np), make([]int, np)
 	on := make([]bool, np)
 	comp = make([]int, np)
