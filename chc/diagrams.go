@@ -139,7 +139,8 @@ func (r *diagramCheck) gc() {
 // interpretation is read there. Composing the relations with the
 // arguments (if-then-else at every node) cost more than the least
 // model itself (SafeStack's product encoding); the other body atoms are
-// still composed.
+// still composed. The placement is written apart from the least
+// model's (engine.lmClause), which this re-checks.
 func (r *diagramCheck) holds(c *Clause) bool {
 	m := r.m
 	plain := func(l ts.Lit) bool { return !l.IsNeg() && r.s.AIG.Kind(l.Var()) == ts.Input }
